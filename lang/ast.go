@@ -1,0 +1,286 @@
+package lang
+
+// The AST is the contract between lang (parser and resolver) and interp (the
+// bytecode compiler). The parser builds it; the resolver checks the static
+// rules and annotates it with where every variable lives (Binding, Local,
+// Function.Upvalues), so the compiler never re-derives scopes.
+//
+// Slot numbering follows clox: in every function, slot 0 holds the callee
+// (or `this` in methods and initializers), parameters take slots 1..n, and
+// locals follow in declaration order; a slot is reused once its block ends.
+
+// Token is a lexeme with its source line; error messages quote Lexeme.
+type Token struct {
+	Lexeme string
+	Line   int
+}
+
+// Program is a whole script (or one REPL entry).
+type Program struct {
+	Stmts []Stmt
+}
+
+// Stmt is any statement or declaration.
+type Stmt interface{ stmtNode() }
+
+// Expr is any expression.
+type Expr interface{ exprNode() }
+
+// BindKind says where a variable reference is found at run time.
+type BindKind uint8
+
+const (
+	BindGlobal  BindKind = iota // looked up by Name in the globals
+	BindLocal                   // Index is a slot in the current frame
+	BindUpvalue                 // Index is an upvalue of the current closure
+)
+
+// Binding is the resolver's answer for one variable reference.
+type Binding struct {
+	Kind  BindKind
+	Index int
+}
+
+// Local is one local variable declaration (including parameters, the
+// implicit `this`/callee slot is not represented). Captured is true when some
+// closure captures it, so leaving its scope must close an upvalue.
+type Local struct {
+	Name     Token
+	Slot     int
+	Captured bool
+}
+
+// UpvalueRef describes one upvalue of a function: captured from the
+// enclosing function's local slot (IsLocal) or from its upvalue Index.
+type UpvalueRef struct {
+	IsLocal bool
+	Index   int
+}
+
+// FunctionKind distinguishes the roles clox gives a function body.
+type FunctionKind uint8
+
+const (
+	KindFunction FunctionKind = iota
+	KindMethod
+	KindInitializer
+	KindScript
+)
+
+// Function is a function or method declaration.
+type Function struct {
+	Name     Token // for methods the method name; "script" never appears here
+	Kind     FunctionKind
+	Params   []*Local
+	Body     []Stmt
+	EndLine  int          // line of the closing brace (implicit return)
+	Upvalues []UpvalueRef // filled by the resolver
+	MaxSlots int          // filled by the resolver: frame size in slots, including slot 0
+}
+
+// ---- statements ----
+
+// VarStmt: `var Name = Init;` Init may be nil. Local is nil for globals.
+type VarStmt struct {
+	Name  Token
+	Init  Expr
+	Local *Local
+}
+
+// FunStmt: `fun name(...) {...}`. Local is nil for globals.
+type FunStmt struct {
+	Func  *Function
+	Local *Local
+}
+
+// ClassStmt: `class Name < Superclass { methods }`.
+// Local is nil for a global class. When there is a superclass, SuperLocal is
+// the hidden local named "super" that the methods capture (clox's scheme).
+type ClassStmt struct {
+	Name       Token
+	Local      *Local
+	Superclass *VariableExpr // nil without `<`
+	SuperLocal *Local
+	Methods    []*Function
+}
+
+// ExprStmt: an expression evaluated for its effect.
+type ExprStmt struct {
+	X    Expr
+	Line int // line of the terminating ';' (clox pops there)
+}
+
+// PrintStmt: `print X;`.
+type PrintStmt struct {
+	X    Expr
+	Line int
+}
+
+// BlockStmt: `{ ... }`. Locals lists the locals declared directly in this
+// block in declaration order; leaving the block pops (or closes) them.
+type BlockStmt struct {
+	Stmts   []Stmt
+	Locals  []*Local
+	EndLine int
+}
+
+// IfStmt: Else may be nil.
+type IfStmt struct {
+	Cond Expr
+	Then Stmt
+	Else Stmt
+	Line int
+}
+
+// WhileStmt: `while (Cond) Body`.
+type WhileStmt struct {
+	Cond Expr
+	Body Stmt
+	Line int
+}
+
+// ForStmt: `for (Init; Cond; Incr) Body`; each part may be nil. Locals are
+// the variables declared by Init (the loop's own scope).
+type ForStmt struct {
+	Init   Stmt
+	Cond   Expr
+	Incr   Expr
+	Body   Stmt
+	Locals []*Local
+	Line   int
+}
+
+// ReturnStmt: Value may be nil.
+type ReturnStmt struct {
+	Keyword Token
+	Value   Expr
+}
+
+func (*VarStmt) stmtNode()    {}
+func (*FunStmt) stmtNode()    {}
+func (*ClassStmt) stmtNode()  {}
+func (*ExprStmt) stmtNode()   {}
+func (*PrintStmt) stmtNode()  {}
+func (*BlockStmt) stmtNode()  {}
+func (*IfStmt) stmtNode()     {}
+func (*WhileStmt) stmtNode()  {}
+func (*ForStmt) stmtNode()    {}
+func (*ReturnStmt) stmtNode() {}
+
+// ---- expressions ----
+
+// LiteralExpr: nil, true, false, a number (float64) or a string (string,
+// escapes none: Lox strings are raw between quotes).
+type LiteralExpr struct {
+	Value any // nil, bool, float64 or string
+	Line  int
+}
+
+// VariableExpr reads a variable.
+type VariableExpr struct {
+	Name    Token
+	Binding Binding
+}
+
+// AssignExpr: `Name = Value`.
+type AssignExpr struct {
+	Name    Token
+	Value   Expr
+	Binding Binding
+}
+
+// LogicalExpr: `and` / `or` (short-circuit). Op.Lexeme is "and" or "or".
+type LogicalExpr struct {
+	Op          Token
+	Left, Right Expr
+}
+
+// BinaryExpr: Op.Lexeme is one of == != < <= > >= + - * /.
+type BinaryExpr struct {
+	Op          Token
+	Left, Right Expr
+}
+
+// UnaryExpr: Op.Lexeme is "-" or "!".
+type UnaryExpr struct {
+	Op    Token
+	Right Expr
+}
+
+// GroupingExpr: parentheses (kept so `(a) = 1` is rejected and for clarity).
+type GroupingExpr struct {
+	Inner Expr
+}
+
+// CallExpr: Callee(Args...). Paren is the closing parenthesis (its line is
+// the call's line in stack traces, as in clox).
+type CallExpr struct {
+	Callee Expr
+	Paren  Token
+	Args   []Expr
+}
+
+// GetExpr: `Object.Name`.
+type GetExpr struct {
+	Object Expr
+	Name   Token
+}
+
+// SetExpr: `Object.Name = Value`.
+type SetExpr struct {
+	Object Expr
+	Name   Token
+	Value  Expr
+}
+
+// ThisExpr: `this`; Binding locates it (slot 0 of the method, or an upvalue).
+type ThisExpr struct {
+	Keyword Token
+	Binding Binding
+}
+
+// SuperExpr: `super.Method`. This locates `this`, Super locates the hidden
+// "super" variable.
+type SuperExpr struct {
+	Keyword Token
+	Method  Token
+	This    Binding
+	Super   Binding
+}
+
+// ArrayExpr: `[a, b, c]`.
+type ArrayExpr struct {
+	Bracket  Token // the opening '['
+	Elements []Expr
+}
+
+// IndexExpr: `Object[Index]`. Bracket is the closing ']'.
+type IndexExpr struct {
+	Object  Expr
+	Bracket Token
+	Index   Expr
+}
+
+// IndexSetExpr: `Object[Index] = Value`.
+type IndexSetExpr struct {
+	Object  Expr
+	Bracket Token
+	Index   Expr
+	Value   Expr
+}
+
+func (*LiteralExpr) exprNode()  {}
+func (*VariableExpr) exprNode() {}
+func (*AssignExpr) exprNode()   {}
+func (*LogicalExpr) exprNode()  {}
+func (*BinaryExpr) exprNode()   {}
+func (*UnaryExpr) exprNode()    {}
+func (*GroupingExpr) exprNode() {}
+func (*CallExpr) exprNode()     {}
+func (*GetExpr) exprNode()      {}
+func (*SetExpr) exprNode()      {}
+func (*ThisExpr) exprNode()     {}
+func (*SuperExpr) exprNode()    {}
+func (*ArrayExpr) exprNode()    {}
+func (*IndexExpr) exprNode()    {}
+func (*IndexSetExpr) exprNode() {}

@@ -1,0 +1,73 @@
+package gc
+
+import "io"
+
+// Collector names a nursery collector.
+type Collector string
+
+const (
+	BreadthFirst Collector = "breadthFirst" // Cheney scavenger
+	Hierarchical Collector = "hierarchical" // scavenger with copy-cache aliasing
+	Recursive    Collector = "recursive"    // the evacuator (depth-first)
+)
+
+// Config holds every tunable of the heap. Zero fields take the defaults
+// below (see DefaultConfig); cmd/minivm fills it from -X options.
+type Config struct {
+	MaxHeap     uintptr // -Xmx: bytes reserved for the heap
+	InitialHeap uintptr // -Xms: bytes committed at start (tenure + nursery)
+	NurserySize uintptr // -Xmn: both nursery semispaces together
+
+	Collector Collector
+	TenureAge int // -Xgc:scvTenureAge: survive this many nursery GCs, then tenure
+
+	// LargeObjectSize: objects of at least this many bytes are allocated
+	// directly in tenure (copying them is the expensive part of a scavenge).
+	LargeObjectSize uintptr
+
+	StressInterval int  // -Xgc:stress=N: a nursery collection every N allocations (0 = off)
+	Verify         bool // -Xcheck:gc
+
+	GCThreads int
+
+	// Log receives HotSpot-style unified logging lines (-verbose:gc,
+	// -Xlog:gc); StatsFile receives JSON Lines (-Xgc:statsFile). Either may
+	// be nil.
+	Log       io.Writer
+	LogDetail bool // -Xlog:gc*: per-collection detail lines
+	StatsFile io.Writer
+}
+
+// Defaults, each with its reason.
+const (
+	// DefaultMaxHeap: reserving address space is free; committing is lazy.
+	DefaultMaxHeap = 1 << 30
+	// DefaultInitialHeap: enough to hold the nursery and some tenure
+	// without growing on small scripts.
+	DefaultInitialHeap = 64 << 20
+	// DefaultNurserySize: two 16 MB semispaces; large enough that a short
+	// script never collects, small enough to pretouch in a few ms.
+	DefaultNurserySize = 32 << 20
+	// DefaultTenureAge follows OpenJ9's scvTenureAge default.
+	DefaultTenureAge = 10
+	// DefaultLargeObjectSize: 64 KB objects go straight to tenure.
+	DefaultLargeObjectSize = 64 << 10
+	// MinHeap and MinNursery keep the layout sane.
+	MinHeap    = 1 << 20
+	MinNursery = 256 << 10
+	// MaxHeapLimit: 32-bit references scaled by 8 bytes address 32 GB.
+	MaxHeapLimit = 32 << 30
+)
+
+// DefaultConfig returns the configuration used when no option is given.
+func DefaultConfig() Config {
+	return Config{
+		MaxHeap:         DefaultMaxHeap,
+		InitialHeap:     DefaultInitialHeap,
+		NurserySize:     DefaultNurserySize,
+		Collector:       Hierarchical,
+		TenureAge:       DefaultTenureAge,
+		LargeObjectSize: DefaultLargeObjectSize,
+		GCThreads:       1,
+	}
+}

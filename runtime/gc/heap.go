@@ -1,0 +1,218 @@
+package gc
+
+import (
+	"fmt"
+	"time"
+	"unsafe"
+
+	"minivm/runtime/mem"
+)
+
+// RootSource enumerates the mutator's roots: every Value held outside the
+// heap (VM stack, frames, globals, constants, open upvalues, handles). visit
+// may rewrite the Value in place when its referent moves.
+type RootSource interface {
+	VisitRoots(visit func(*Value))
+}
+
+// Heap is one reservation of Config.MaxHeap bytes:
+//
+//	[ guard page | tenure ...................... | nursery: semispace A | semispace B ]
+//	base                                           nurseryLo                      end
+//
+// All positions are byte offsets from base. The allocate space is one of
+// the semispaces, the survivor space the other; they swap roles after each
+// nursery collection. Tenure grows upward from tenureLo; its committed part
+// grows on demand.
+type Heap struct {
+	cfg  Config
+	res  mem.Reservation
+	base unsafe.Pointer
+
+	tenureLo, tenureTop, tenureCommitted, tenureHi uintptr
+	nurseryLo, nurseryMid, nurseryHi               uintptr
+	allocLo, allocHi, allocTop                     uintptr // allocate space; allocTop: next TLAB carve
+	survLo, survHi                                 uintptr
+
+	nurseryRef Ref // first Ref of the nursery: refs >= nurseryRef are young
+
+	tlab TLAB // the (single) mutator's TLAB
+
+	metaArena        *mem.LowArena
+	filler8, fillerN Meta // holes of one word and of more
+	liveMetas        map[Meta]struct{}
+	classMetas       []Meta // weak: unloaded when their class object dies
+
+	roots      RootSource
+	remembered []Ref // tenured objects that may hold nursery references
+
+	// OnClassUnload is called with the tag of each unloaded ClassMeta.
+	OnClassUnload func(tag uint32)
+
+	start         time.Time
+	allocsToCheck int // stress: allocations left until the next forced collection
+	stats         heapStats
+}
+
+// OutOfMemoryError is the panic value of an allocation that cannot be
+// satisfied even after a full collection. The interpreter recovers it and
+// reports a Lox runtime error.
+type OutOfMemoryError struct{ Msg string }
+
+func (e *OutOfMemoryError) Error() string { return "OutOfMemoryError: " + e.Msg }
+
+// New reserves and lays out a heap. Sizes are validated by the caller
+// (cmd/minivm) but checked again here.
+func New(cfg Config, roots RootSource) (*Heap, error) {
+	def := DefaultConfig()
+	if cfg.MaxHeap == 0 {
+		cfg.MaxHeap = def.MaxHeap
+	}
+	if cfg.NurserySize == 0 {
+		cfg.NurserySize = min(def.NurserySize, cfg.MaxHeap/4)
+	}
+	if cfg.InitialHeap == 0 {
+		cfg.InitialHeap = min(def.InitialHeap, cfg.MaxHeap)
+	}
+	if cfg.Collector == "" {
+		cfg.Collector = def.Collector
+	}
+	if cfg.TenureAge == 0 {
+		cfg.TenureAge = def.TenureAge
+	}
+	if cfg.LargeObjectSize == 0 {
+		cfg.LargeObjectSize = def.LargeObjectSize
+	}
+	if cfg.GCThreads == 0 {
+		cfg.GCThreads = 1
+	}
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	page := mem.PageSize
+	semispace := mem.AlignDown(cfg.NurserySize/2, page)
+	size := mem.AlignUp(cfg.MaxHeap, page)
+	res, err := mem.Reserve(size)
+	if err != nil {
+		return nil, err
+	}
+	arena, err := mem.NewLowArena(64 << 20)
+	if err != nil {
+		res.Release()
+		return nil, err
+	}
+	h := &Heap{
+		cfg:       cfg,
+		res:       res,
+		base:      mem.At(res.Addr),
+		metaArena: arena,
+		liveMetas: map[Meta]struct{}{},
+		roots:     roots,
+		start:     time.Now(),
+	}
+	h.nurseryHi = size
+	h.nurseryMid = size - semispace
+	h.nurseryLo = size - 2*semispace
+	h.tenureLo = page
+	h.tenureTop = page
+	h.tenureCommitted = page
+	h.tenureHi = h.nurseryLo
+	h.nurseryRef = Ref(h.nurseryLo >> 3)
+	h.allocLo, h.allocHi = h.nurseryLo, h.nurseryMid
+	h.survLo, h.survHi = h.nurseryMid, h.nurseryHi
+	h.allocTop = h.allocLo
+	if err := h.commitNursery(); err != nil {
+		h.Release()
+		return nil, err
+	}
+	initialTenure := uintptr(0)
+	if cfg.InitialHeap > 2*semispace {
+		initialTenure = cfg.InitialHeap - 2*semispace
+	}
+	if err := h.growTenure(min(initialTenure, h.tenureHi-h.tenureLo)); err != nil {
+		h.Release()
+		return nil, err
+	}
+	if h.filler8, err = h.NewMeta(MetaSpec{Layout: LayoutFixed}); err != nil {
+		h.Release()
+		return nil, err
+	}
+	if h.fillerN, err = h.NewMeta(MetaSpec{Layout: LayoutFiller}); err != nil {
+		h.Release()
+		return nil, err
+	}
+	h.allocsToCheck = cfg.StressInterval
+	return h, nil
+}
+
+func (cfg *Config) check() error {
+	switch {
+	case cfg.MaxHeap < MinHeap || cfg.MaxHeap > MaxHeapLimit:
+		return fmt.Errorf("maximum heap size %d out of range [%d, %d]", cfg.MaxHeap, MinHeap, uintptr(MaxHeapLimit))
+	case cfg.NurserySize < MinNursery:
+		return fmt.Errorf("nursery size %d below the minimum %d", cfg.NurserySize, MinNursery)
+	case cfg.NurserySize > cfg.MaxHeap/2:
+		return fmt.Errorf("nursery size %d must be at most half the maximum heap size %d", cfg.NurserySize, cfg.MaxHeap)
+	case cfg.InitialHeap > cfg.MaxHeap:
+		return fmt.Errorf("initial heap size %d exceeds the maximum heap size %d", cfg.InitialHeap, cfg.MaxHeap)
+	case cfg.TenureAge < 1 || cfg.TenureAge > MaxAge:
+		return fmt.Errorf("tenure age %d out of range [1, %d]", cfg.TenureAge, MaxAge)
+	}
+	return nil
+}
+
+// commitNursery backs both semispaces with memory and populates them, since
+// the mutator touches every byte of the allocate space between collections
+// and a first-touch fault costs far more than a bulk populate.
+func (h *Heap) commitNursery() error {
+	addr := h.res.Addr + h.nurseryLo
+	size := h.nurseryHi - h.nurseryLo
+	if err := mem.Commit(addr, size); err != nil {
+		return err
+	}
+	mem.Populate(addr, size)
+	return nil
+}
+
+// growTenure commits at least n more bytes of tenure (whole pages).
+func (h *Heap) growTenure(n uintptr) error {
+	if n == 0 {
+		return nil
+	}
+	newEnd := min(mem.AlignUp(h.tenureCommitted+n, mem.PageSize), h.tenureHi)
+	if newEnd <= h.tenureCommitted {
+		return nil
+	}
+	if err := mem.Commit(h.res.Addr+h.tenureCommitted, newEnd-h.tenureCommitted); err != nil {
+		return err
+	}
+	h.tenureCommitted = newEnd
+	return nil
+}
+
+// Release unmaps the heap. The Heap must not be used afterwards.
+func (h *Heap) Release() {
+	h.res.Release()
+	h.res = mem.Reservation{}
+}
+
+// Config returns the effective configuration.
+func (h *Heap) Config() Config { return h.cfg }
+
+// Committed returns the bytes of heap backed by memory.
+func (h *Heap) Committed() uintptr {
+	return (h.tenureCommitted - h.tenureLo) + (h.nurseryHi - h.nurseryLo)
+}
+
+// Used returns the bytes occupied by objects (tenure plus allocate space).
+func (h *Heap) Used() uintptr {
+	return (h.tenureTop - h.tenureLo) + (h.tlab.top - h.allocLo)
+}
+
+func (h *Heap) liveMeta(m Meta) bool {
+	_, ok := h.liveMetas[m]
+	return ok
+}
+
+// IsYoung reports whether r is in the nursery.
+func (h *Heap) IsYoung(r Ref) bool { return r >= h.nurseryRef }

@@ -1,0 +1,74 @@
+package gc
+
+// Object layout.
+//
+// Every object starts at an 8-byte aligned address with a one-word header:
+//
+//	bits  0-31  compressed class pointer: the address (below 4 GB) of the
+//	            object's ClassMeta
+//	bits 32-35  age: nursery collections survived (tenuring)
+//	bit  36     remembered: a tenured object in the remembered set
+//	bit  37     marked: reached by the current global collection
+//	bits 40-47  kind: copied from the ClassMeta for the client's dispatch
+//	bit  63     forwarded: the object has moved; bits 0-31 are the new Ref
+//
+// What follows the header is described by the ClassMeta's layout:
+//
+//	LayoutFixed  PrefixWords raw words, then NumSlots value slots; the size
+//	             is fixed per ClassMeta
+//	LayoutSlots  a length word (bits 0-31 = element count, bits 32-63 free
+//	             for the client), then that many value slots
+//	LayoutBytes  a length word (bits 0-31 = byte count, bits 32-63 free for
+//	             the client, e.g. a hash), then the bytes, padded to 8
+//	LayoutFiller a hole left in a walkable space: the length word gives the
+//	             size in bytes (a one-word hole uses the fixed Filler8 meta)
+//
+// Only value slots hold references; everything else is opaque to the GC.
+
+// Ref is a compressed heap reference: (address - heap base) >> 3. Ref 0 is
+// never an object.
+type Ref uint32
+
+// WordSize is the size of a heap word and the object alignment.
+const WordSize = 8
+
+const (
+	hdrAgeShift   = 32
+	hdrAgeMask    = uint64(0xF) << hdrAgeShift
+	hdrRemembered = uint64(1) << 36
+	hdrMarked     = uint64(1) << 37
+	hdrKindShift  = 40
+	hdrForwarded  = uint64(1) << 63
+	// MaxAge is the largest age a header can hold.
+	MaxAge = 14
+)
+
+// Layout says how the GC finds an object's size and reference slots.
+type Layout uint8
+
+const (
+	LayoutFixed Layout = iota + 1
+	LayoutSlots
+	LayoutBytes
+	LayoutFiller
+)
+
+func (l Layout) String() string {
+	switch l {
+	case LayoutFixed:
+		return "fixed"
+	case LayoutSlots:
+		return "slots"
+	case LayoutBytes:
+		return "bytes"
+	case LayoutFiller:
+		return "filler"
+	}
+	return "invalid"
+}
+
+// SlotsSize is the size in bytes of a LayoutSlots object with n slots.
+func SlotsSize(n int) uintptr { return uintptr(2+n) * WordSize }
+
+// BytesSize is the size in bytes of a LayoutBytes object holding n bytes.
+func BytesSize(n int) uintptr { return 2*WordSize + (uintptr(n)+WordSize-1)&^(WordSize-1) }
