@@ -85,9 +85,11 @@ func (h *Heap) allocateSlow(size uintptr) Ref {
 		case 1:
 			h.collectGlobal(CauseAllocationFailure)
 		default:
-			// The nursery is empty after a collection, so only an object
-			// larger than the allocate space can get here.
-			return h.allocateTenured(size)
+			if size > h.allocHi-h.allocLo {
+				return h.allocateTenured(size)
+			}
+			// Live data fills tenure and the nursery.
+			panic(&OutOfMemoryError{Msg: "Java heap space"})
 		}
 	}
 }

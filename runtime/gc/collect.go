@@ -9,8 +9,6 @@ const (
 	CauseStress            Cause = "Stress"
 )
 
-type heapStats struct{}
-
 // remember adds a tenured object to the remembered set.
 func (h *Heap) remember(r Ref) {
 	p := h.word(r, 0)
@@ -20,15 +18,6 @@ func (h *Heap) remember(r Ref) {
 	*p |= hdrRemembered
 	h.remembered = append(h.remembered, r)
 }
-
-// collectNursery runs a nursery collection. (Not yet implemented: the
-// spine has no collector.)
-func (h *Heap) collectNursery(cause Cause) {}
-
-// collectGlobal runs a global collection.
-func (h *Heap) collectGlobal(cause Cause) {}
-
-func (h *Heap) stressCollect() {}
 
 // Collect runs a full collection (the gc() native).
 func (h *Heap) Collect() { h.collectGlobal(CauseSystemGC) }

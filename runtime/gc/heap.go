@@ -2,6 +2,7 @@ package gc
 
 import (
 	"fmt"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -32,7 +33,7 @@ type Heap struct {
 	tenureLo, tenureTop, tenureCommitted, tenureHi uintptr
 	nurseryLo, nurseryMid, nurseryHi               uintptr
 	allocLo, allocHi, allocTop                     uintptr // allocate space; allocTop: next TLAB carve
-	survLo, survHi                                 uintptr
+	survLo, survHi, survTop                        uintptr // survTop: next whitespace carve during a collection
 
 	nurseryRef Ref // first Ref of the nursery: refs >= nurseryRef are young
 
@@ -49,7 +50,16 @@ type Heap struct {
 	// OnClassUnload is called with the tag of each unloaded ClassMeta.
 	OnClassUnload func(tag uint32)
 
+	regionLock sync.Mutex   // guards whitespace carving and the scan list
+	scanList   []*copyCache // scavenger: caches with unscanned material
+	inGC       bool
+
+	// Global collection scratch, kept between collections.
+	tenureMap, nurseryMap liveMap
+	markStack             []Ref
+
 	start         time.Time
+	stressCount   int
 	allocsToCheck int // stress: allocations left until the next forced collection
 	stats         heapStats
 }
@@ -188,6 +198,14 @@ func (h *Heap) growTenure(n uintptr) error {
 	}
 	h.tenureCommitted = newEnd
 	return nil
+}
+
+// ensureTenureCommitted commits tenure up to at least offset end.
+func (h *Heap) ensureTenureCommitted(end uintptr) error {
+	if end <= h.tenureCommitted {
+		return nil
+	}
+	return h.growTenure(end - h.tenureCommitted)
 }
 
 // Release unmaps the heap. The Heap must not be used afterwards.

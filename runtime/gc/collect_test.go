@@ -1,0 +1,223 @@
+package gc
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// testRoots is a mutator's root set for tests.
+type testRoots struct{ vals []Value }
+
+func (t *testRoots) VisitRoots(visit func(*Value)) {
+	for i := range t.vals {
+		visit(&t.vals[i])
+	}
+}
+
+// graphHeap builds random object graphs: "nodes" are fixed objects with an
+// id (a number slot) and three reference slots; "arrays" hold references.
+type graphHeap struct {
+	h           *Heap
+	roots       *testRoots
+	node, array Meta
+	str         Meta
+	nextID      int
+}
+
+func newGraphHeap(t testing.TB, cfg Config) *graphHeap {
+	t.Helper()
+	g := &graphHeap{roots: &testRoots{}}
+	h, err := New(cfg, g.roots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Release)
+	g.h = h
+	g.node, _ = h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 4, Kind: 1})
+	g.array, _ = h.NewMeta(MetaSpec{Layout: LayoutSlots, Kind: 2})
+	g.str, _ = h.NewMeta(MetaSpec{Layout: LayoutBytes, Kind: 3})
+	return g
+}
+
+// newNode allocates a node and pushes it as a root (so it survives later
+// allocations), returning its root index.
+func (g *graphHeap) newNode() int {
+	r := g.h.AllocFixed(g.node, Nil)
+	g.nextID++
+	g.h.Store(r, 1, Number(float64(g.nextID)))
+	g.roots.vals = append(g.roots.vals, FromRef(r))
+	return len(g.roots.vals) - 1
+}
+
+// shape renders the graph reachable from the roots canonically.
+func (g *graphHeap) shape() string {
+	var b strings.Builder
+	seen := map[Ref]int{}
+	var walk func(v Value, depth int)
+	walk = func(v Value, depth int) {
+		if !v.IsRef() {
+			fmt.Fprintf(&b, "%v ", v.AsNumber())
+			return
+		}
+		r := v.AsRef()
+		if id, ok := seen[r]; ok {
+			fmt.Fprintf(&b, "@%d ", id)
+			return
+		}
+		seen[r] = len(seen)
+		h := g.h
+		switch h.Kind(r) {
+		case 1:
+			fmt.Fprintf(&b, "(n%v ", h.Load(r, 1).AsNumber())
+			for w := 2; w <= 4; w++ {
+				if x := h.Load(r, w); x != Nil {
+					walk(x, depth+1)
+				} else {
+					b.WriteString("_ ")
+				}
+			}
+			b.WriteString(") ")
+		case 2:
+			b.WriteString("[")
+			for i := 0; i < h.Length(r); i++ {
+				walk(h.Load(r, 2+i), depth+1)
+			}
+			b.WriteString("] ")
+		case 3:
+			fmt.Fprintf(&b, "%q ", h.Bytes(r))
+		}
+	}
+	for _, v := range g.roots.vals {
+		if v.IsRef() {
+			walk(v, 0)
+		}
+	}
+	return b.String()
+}
+
+// mutate performs n random operations: allocate nodes, arrays and strings,
+// link them, and drop roots.
+func (g *graphHeap) mutate(rng *rand.Rand, n int) {
+	h := g.h
+	for i := 0; i < n; i++ {
+		vals := g.roots.vals
+		switch op := rng.Intn(10); {
+		case op < 4:
+			g.newNode()
+		case op < 5:
+			r := h.AllocSlots(g.array, rng.Intn(20), Nil)
+			g.roots.vals = append(g.roots.vals, FromRef(r))
+		case op < 6:
+			r := h.AllocBytes(g.str, rng.Intn(40))
+			copy(h.Bytes(r), fmt.Sprint(i))
+			g.roots.vals = append(g.roots.vals, FromRef(r))
+		case op < 9 && len(vals) > 1:
+			from, to := vals[rng.Intn(len(vals))], vals[rng.Intn(len(vals))]
+			switch h.Kind(from.AsRef()) {
+			case 1:
+				h.Store(from.AsRef(), 2+rng.Intn(3), to)
+			case 2:
+				if n := h.Length(from.AsRef()); n > 0 {
+					h.Store(from.AsRef(), 2+rng.Intn(n), to)
+				}
+			}
+		case len(vals) > 8:
+			j := rng.Intn(len(vals))
+			g.roots.vals = append(vals[:j], vals[j+1:]...)
+		}
+	}
+}
+
+func TestCollectorsPreserveRandomGraphs(t *testing.T) {
+	for _, collector := range []Collector{BreadthFirst, Hierarchical} {
+		for _, tenureAge := range []int{1, 3, 10} {
+			t.Run(fmt.Sprintf("%s/age%d", collector, tenureAge), func(t *testing.T) {
+				g := newGraphHeap(t, Config{MaxHeap: 8 << 20, NurserySize: 512 << 10, Collector: collector, TenureAge: tenureAge, Verify: true})
+				rng := rand.New(rand.NewSource(int64(tenureAge)))
+				for round := 0; round < 30; round++ {
+					g.mutate(rng, 300)
+					before := g.shape()
+					if round%7 == 6 {
+						g.h.collectGlobal(CauseSystemGC)
+					} else {
+						g.h.collectNursery(CauseStress)
+					}
+					if after := g.shape(); after != before {
+						t.Fatalf("round %d: graph changed by collection\nbefore %.300s\nafter  %.300s", round, before, after)
+					}
+					if len(g.roots.vals) > 400 {
+						g.roots.vals = g.roots.vals[len(g.roots.vals)-200:]
+					}
+				}
+				if g.h.stats.nurseryCount == 0 || g.h.stats.globalCount == 0 {
+					t.Fatalf("expected both kinds of collection, got %+v", g.h.stats)
+				}
+			})
+		}
+	}
+}
+
+func TestStressCollectsEveryAllocation(t *testing.T) {
+	g := newGraphHeap(t, Config{MaxHeap: 8 << 20, NurserySize: 512 << 10, StressInterval: 1, Verify: true})
+	rng := rand.New(rand.NewSource(1))
+	g.mutate(rng, 200)
+	before := g.shape()
+	g.mutate(rng, 0)
+	if g.h.stats.gcCount < 100 {
+		t.Fatalf("stress ran only %d collections", g.h.stats.gcCount)
+	}
+	if g.shape() != before {
+		t.Fatal("shape changed")
+	}
+}
+
+func TestOutOfMemory(t *testing.T) {
+	g := newGraphHeap(t, Config{MaxHeap: 2 << 20, NurserySize: 256 << 10})
+	defer func() {
+		e, ok := recover().(*OutOfMemoryError)
+		if !ok {
+			t.Fatalf("expected OutOfMemoryError, got %v", e)
+		}
+		if !strings.HasPrefix(e.Error(), "OutOfMemoryError") {
+			t.Fatalf("message %q", e.Error())
+		}
+	}()
+	for {
+		g.newNode() // every node stays rooted
+	}
+}
+
+func TestContainmentOfAChain(t *testing.T) {
+	// A linked list of 32-byte nodes (header + next + two numbers) whose
+	// next field is word 1. Both scan orders copy a chain sequentially from
+	// a 32-byte aligned start, so the referring slot (node+8) and the copy
+	// (node+32) share a 64-byte block for every other node, a 128-byte
+	// block for 3 nodes in 4 and a 256-byte block for 7 in 8. The root's
+	// copy is never contained.
+	for _, collector := range []Collector{BreadthFirst, Hierarchical} {
+		g := newGraphHeap(t, Config{MaxHeap: 8 << 20, NurserySize: 1 << 20, Collector: collector})
+		link, _ := g.h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 3})
+		g.roots.vals = []Value{Nil}
+		const n = 4096
+		for i := 0; i < n; i++ {
+			r := g.h.AllocFixed(link, Number(1))
+			g.h.Store(r, 1, g.roots.vals[0])
+			g.roots.vals[0] = FromRef(r)
+		}
+		g.h.collectNursery(CauseStress)
+		s := g.h.stats.total
+		if s.copiedObjects != n || s.copiedBytes != 32*n {
+			t.Fatalf("%s: copied %d objects / %d bytes", collector, s.copiedObjects, s.copiedBytes)
+		}
+		for _, c := range []struct {
+			line int
+			want float64
+		}{{64, 50}, {128, 75}, {256, 87.5}} {
+			if got := s.containedPct(c.line); got < c.want-0.1 || got > c.want+0.1 {
+				t.Errorf("%s: contain_%d = %.2f, want %.1f", collector, c.line, got, c.want)
+			}
+		}
+	}
+}

@@ -1,0 +1,169 @@
+package gc
+
+import "unsafe"
+
+// Forwarding, copying and tenuring: the part of a nursery collection that
+// does not depend on traversal order. A worker copies an object the first
+// time it sees it, leaves a forwarding header behind, and returns the new
+// reference to every later visitor.
+
+// worker is one GC thread's state for nursery collections. Collectors add
+// their traversal state beside it; parallel collection adds workers.
+type worker struct {
+	h     *Heap
+	id    int
+	cache [2]*copyCache // current copy destination per region
+	stats workerStats
+
+	lastCopy *copyCache // the cache that received the latest copy
+
+	// Scavenger traversal state (scavenger.go).
+	hierarchical bool
+	scanning     *copyCache // the cache being scanned
+	deferred     *copyCache // a half-scanned cache set aside by aliasing
+	aliasTo      *copyCache // where shouldAlias decided to switch
+
+	// newRemembered collects tenured objects found to hold nursery
+	// references during this collection.
+	newRemembered []Ref
+}
+
+// inEvacuate reports whether r is in the space being evacuated.
+func (h *Heap) inEvacuate(r Ref) bool {
+	off := uintptr(r) << 3
+	return off >= h.allocLo && off < h.allocHi
+}
+
+// forward returns the new location of r, which is in evacuate space,
+// copying it if no one has yet. slot is the offset of the referring slot
+// (noSlot for roots), used for containment statistics.
+func (w *worker) forward(r Ref, slot uintptr) Ref {
+	h := w.h
+	hp := h.word(r, 0)
+	hdr := *hp
+	if hdr&hdrForwarded != 0 {
+		return Ref(uint32(hdr))
+	}
+	m := Meta(uint32(hdr))
+	size := h.sizeOf(r, m)
+	age := (hdr & hdrAgeMask) >> hdrAgeShift
+	dest := survivorRegion
+	if int(age)+1 >= h.cfg.TenureAge {
+		dest = tenureRegion
+	}
+	to, c := w.reserve(dest, size)
+	from := uintptr(r) << 3
+	copy(unsafe.Slice((*byte)(unsafe.Add(h.base, to)), size), unsafe.Slice((*byte)(unsafe.Add(h.base, from)), size))
+	newHdr := hdr &^ (hdrAgeMask | hdrRemembered | hdrMarked)
+	if c.region == survivorRegion {
+		newHdr |= min(age+1, MaxAge) << hdrAgeShift
+	}
+	*h.word(Ref(to>>3), 0) = newHdr
+	*hp = hdrForwarded | uint64(to>>3)
+	w.stats.recordCopy(slot, to, size, c.region == tenureRegion)
+	w.lastCopy = c
+	return Ref(to >> 3)
+}
+
+// reserve finds room for size bytes in region r's copy cache, refreshing
+// it, or in the other region when r is full.
+func (w *worker) reserve(r region, size uintptr) (uintptr, *copyCache) {
+	if c := w.cache[r]; c != nil && c.copy+size <= c.end {
+		to := c.copy
+		c.copy += size
+		return to, c
+	}
+	for _, reg := range [2]region{r, r.other()} {
+		if c := w.refresh(reg, size); c != nil {
+			to := c.copy
+			c.copy += size
+			return to, c
+		}
+	}
+	panic(&OutOfMemoryError{Msg: "no room to copy survivors (survivor space and tenure exhausted)"})
+}
+
+// refresh retires region r's cache and carves a new one that fits size.
+// Objects larger than half a cache get a cache of their own, leaving the
+// current one in place.
+func (w *worker) refresh(r region, size uintptr) *copyCache {
+	solo := size > copyCacheSize/2
+	want := uintptr(copyCacheSize)
+	if solo {
+		want = size
+	}
+	base, end, ok := w.h.whitespace(r, size, want)
+	if !ok {
+		return nil
+	}
+	c := &copyCache{region: r, base: base, scan: base, copy: base, end: end}
+	if solo {
+		w.h.pushScan(c)
+		return c
+	}
+	if old := w.cache[r]; old != nil {
+		w.retire(old)
+	}
+	w.cache[r] = c
+	return c
+}
+
+// retire stops copying into c; its unscanned material goes to the scan list
+// unless it is already there or being scanned.
+func (w *worker) retire(c *copyCache) {
+	c.retired = true
+	w.h.giveBack(c)
+	if c.unscanned() > 0 && !c.listed && !w.isScanning(c) {
+		w.h.pushScan(c)
+	}
+}
+
+// scanObject forwards the evacuate-space references of object r (whose
+// ClassMeta is m) from slot index from on, in the ClassMeta's scan order,
+// including (at from == 0) the class object its ClassMeta names. It
+// returns the slot index to resume at and done == false when the
+// traversal asked to switch caches after a copy (hierarchical aliasing);
+// young reports whether a visited slot now refers into the nursery.
+func (w *worker) scanObject(r Ref, m Meta, from int, c *copyCache) (next int, young, done bool) {
+	h := w.h
+	if from == 0 {
+		if cp := m.classObjectSlot(); *cp != 0 {
+			if h.inEvacuate(Ref(*cp)) {
+				*cp = uint32(w.forward(Ref(*cp), noSlot))
+			}
+			young = h.IsYoung(Ref(*cp))
+		}
+	}
+	first, n := h.slotRange(r, m)
+	fixed := m.Layout() == LayoutFixed
+	for i := from; i < n; i++ {
+		off := slotAt(m, fixed, first, i)
+		v := h.loadAt(off)
+		if !v.IsRef() {
+			continue
+		}
+		ref := v.AsRef()
+		if h.inEvacuate(ref) {
+			w.lastCopy = nil
+			ref = w.forward(ref, off)
+			h.storeAt(off, FromRef(ref))
+			if c != nil && w.hierarchical && w.shouldAlias(c) {
+				return i + 1, young || h.IsYoung(ref), false
+			}
+		}
+		if h.IsYoung(ref) {
+			young = true
+		}
+	}
+	return n, young, true
+}
+
+// rememberTenured adds tenured object r to the remembered set.
+func (w *worker) rememberTenured(r Ref) {
+	hp := w.h.word(r, 0)
+	if *hp&hdrRemembered == 0 {
+		*hp |= hdrRemembered
+		w.newRemembered = append(w.newRemembered, r)
+		w.stats.remembered++
+	}
+}

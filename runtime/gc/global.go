@@ -1,0 +1,198 @@
+package gc
+
+import (
+	"time"
+	"unsafe"
+)
+
+// The global collector: mark the whole heap, then slide every live object
+// down to the bottom of tenure (Lisp-2 compaction, forwarding computed from
+// the live-word bitmaps in livemap.go), so promotion stays a pointer bump.
+//
+//  1. Mark from the roots through tenure and the allocate space. Marking
+//     sets the header's marked bit and the object's words in a liveMap.
+//  2. Plan: live tenure words slide to tenureLo; live nursery objects slide
+//     right behind them when tenure can hold them all (the nursery is then
+//     empty), otherwise they stay where they are.
+//  3. Update every reference: roots, the slots of live objects, and the
+//     class-object field of every live ClassMeta.
+//  4. Move, in address order (destinations never pass sources), clearing
+//     marks and ages; rebuild the remembered set if the nursery kept objects.
+//  5. Unload classes whose class object was not marked.
+//
+// Headers stay intact until step 4, so sizes can be read throughout.
+
+// collectGlobal runs a global collection.
+func (h *Heap) collectGlobal(cause Cause) {
+	if h.inGC {
+		panic("gc: collection requested during a collection")
+	}
+	h.inGC = true
+	defer func() { h.inGC = false }()
+	h.retireTLAB()
+	st := h.beginCollection("global", cause)
+	if h.cfg.Verify {
+		h.verify(st.GC, "before global collection")
+	}
+	start := time.Now()
+
+	tenure, nursery := &h.tenureMap, &h.nurseryMap
+	tenure.reset(h.tenureLo, h.tenureTop)
+	nursery.reset(h.allocLo, h.allocTop)
+	h.markAll(tenure, nursery)
+
+	tenureLive := tenure.summarize()
+	nurseryLive := nursery.summarize()
+	tenure.dest = h.tenureLo
+	promote := nurseryLive > 0 && h.tenureLo+tenureLive+nurseryLive <= h.tenureHi &&
+		h.ensureTenureCommitted(h.tenureLo+tenureLive+nurseryLive) == nil
+	if promote {
+		nursery.dest = h.tenureLo + tenureLive
+	} else {
+		nursery.identity = true
+	}
+	newRef := func(r Ref) Ref {
+		off := uintptr(r) << 3
+		switch {
+		case tenure.contains(off):
+			return Ref(tenure.forward(off) >> 3)
+		case nursery.contains(off) && !nursery.identity:
+			return Ref(nursery.forward(off) >> 3)
+		}
+		return r
+	}
+	h.roots.VisitRoots(func(v *Value) {
+		if v.IsRef() {
+			*v = FromRef(newRef(v.AsRef()))
+		}
+	})
+	var stillRemembered []uintptr // old offsets of tenure objects holding nursery refs
+	for _, lm := range [2]*liveMap{tenure, nursery} {
+		h.eachLive(lm, func(off uintptr) {
+			r := Ref(off >> 3)
+			m := h.MetaOf(r)
+			young := false
+			first, n := h.slotRange(r, m)
+			for i := 0; i < n; i++ {
+				s := first + uintptr(i)*WordSize
+				if v := h.loadAt(s); v.IsRef() {
+					nr := newRef(v.AsRef())
+					h.storeAt(s, FromRef(nr))
+					young = young || (!promote && h.IsYoung(nr))
+				}
+			}
+			if co := m.ClassObject(); co != 0 && !promote && h.IsYoung(co) {
+				young = true
+			}
+			if young && lm == tenure {
+				stillRemembered = append(stillRemembered, off)
+			}
+		})
+	}
+	unloaded := h.clearClassTable(func(r Ref) (Ref, bool) {
+		if *h.word(r, 0)&hdrMarked == 0 {
+			return 0, false
+		}
+		return newRef(r), true
+	})
+	st.unloaded = unloaded
+
+	// Move.
+	h.slide(tenure)
+	h.slide(nursery)
+	h.tenureTop = h.tenureLo + tenureLive
+	if promote {
+		h.tenureTop += nurseryLive
+		h.allocTop = h.allocLo
+	}
+	h.remembered = h.remembered[:0]
+	for _, off := range stillRemembered {
+		r := Ref(tenure.forward(off) >> 3)
+		*h.word(r, 0) |= hdrRemembered
+		h.remembered = append(h.remembered, r)
+	}
+	pause := time.Since(start)
+	var none workerStats
+	h.endCollection(st, pause, &none)
+	if h.cfg.Verify {
+		h.verify(st.GC, "after global collection")
+	}
+}
+
+// markAll marks everything reachable from the roots.
+func (h *Heap) markAll(tenure, nursery *liveMap) {
+	stack := h.markStack[:0]
+	mark := func(r Ref) {
+		hp := h.word(r, 0)
+		if *hp&hdrMarked != 0 {
+			return
+		}
+		*hp |= hdrMarked
+		off := uintptr(r) << 3
+		size := h.sizeOf(r, Meta(uint32(*hp)))
+		if tenure.contains(off) {
+			tenure.mark(off, size)
+		} else {
+			nursery.mark(off, size)
+		}
+		stack = append(stack, r)
+	}
+	h.roots.VisitRoots(func(v *Value) {
+		if v.IsRef() {
+			mark(v.AsRef())
+		}
+	})
+	for len(stack) > 0 {
+		r := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		m := h.MetaOf(r)
+		if co := m.ClassObject(); co != 0 {
+			mark(co)
+		}
+		first, n := h.slotRange(r, m)
+		for i := 0; i < n; i++ {
+			if v := h.loadAt(first + uintptr(i)*WordSize); v.IsRef() {
+				mark(v.AsRef())
+			}
+		}
+	}
+	h.markStack = stack[:0]
+}
+
+// eachLive calls f with the offset of every live object in lm, in address
+// order. Headers must still be intact.
+func (h *Heap) eachLive(lm *liveMap, f func(off uintptr)) {
+	for off := lm.nextLive(lm.lo); off < lm.hi; {
+		size := h.sizeAt(off)
+		f(off)
+		off += size
+		if off < lm.hi && !lm.isLive(off) {
+			off = lm.nextLive(off)
+		}
+	}
+}
+
+// slide moves the live objects of lm to their compacted addresses (when
+// lm moves at all), clearing mark bits, remembered bits and, for objects
+// that reach tenure, ages.
+func (h *Heap) slide(lm *liveMap) {
+	for off := lm.nextLive(lm.lo); off < lm.hi; {
+		size := h.sizeAt(off)
+		to := off
+		if !lm.identity {
+			to = lm.forward(off)
+		}
+		hdr := *h.word(Ref(off>>3), 0) &^ (hdrMarked | hdrRemembered)
+		if to != off {
+			copy(unsafe.Slice((*byte)(unsafe.Add(h.base, to)), size), unsafe.Slice((*byte)(unsafe.Add(h.base, off)), size))
+		}
+		if to < h.nurseryLo {
+			hdr &^= hdrAgeMask
+		}
+		*h.word(Ref(to>>3), 0) = hdr
+		off += size
+		if off < lm.hi && !lm.isLive(off) {
+			off = lm.nextLive(off)
+		}
+	}
+}

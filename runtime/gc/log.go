@@ -1,0 +1,171 @@
+package gc
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/klauspost/cpuid/v2"
+)
+
+// Logging in the formats GC engineers already read: HotSpot unified
+// logging lines (GCViewer parses the [gc] line) and JSON Lines stats.
+
+// CacheLineSize is the CPU's cache-line size (64 when cpuid cannot tell).
+var CacheLineSize = func() int {
+	if n := cpuid.CPU.CacheLine; n > 0 {
+		return n
+	}
+	return 64
+}()
+
+// uptime returns the HotSpot "[0.123s]" decoration.
+func (h *Heap) uptime() string {
+	return fmt.Sprintf("[%.3fs]", time.Since(h.start).Seconds())
+}
+
+func (h *Heap) logf(tags, format string, args ...any) {
+	if h.cfg.Log == nil {
+		return
+	}
+	fmt.Fprintf(h.cfg.Log, "%s[info][%s] %s\n", h.uptime(), tags, fmt.Sprintf(format, args...))
+}
+
+// LogInit writes the [gc,init] lines; the VM calls it once at start-up.
+func (h *Heap) LogInit() {
+	if h.cfg.Log == nil {
+		return
+	}
+	semi := h.nurseryMid - h.nurseryLo
+	h.logf("gc,init", "Version: minivm 0.1.0")
+	h.logf("gc,init", "Collector: %s", h.cfg.Collector)
+	h.logf("gc,init", "Heap Initial Capacity: %s", sizeM(uint64(h.cfg.InitialHeap)))
+	h.logf("gc,init", "Heap Max Capacity: %s", sizeM(uint64(h.cfg.MaxHeap)))
+	h.logf("gc,init", "Nursery: %s (two %s semispaces), tenure age %d", sizeM(uint64(2*semi)), sizeM(uint64(semi)), h.cfg.TenureAge)
+	h.logf("gc,init", "Large Object Threshold: %dK", h.cfg.LargeObjectSize>>10)
+	h.logf("gc,init", "GC Workers: %d", h.cfg.GCThreads)
+	h.logf("gc,init", "Cache Line Size: %dB", CacheLineSize)
+}
+
+// sizeM formats bytes as HotSpot does in heap transitions: whole K below
+// 10 MB, whole M above.
+func sizeM(b uint64) string {
+	if b < 10<<20 {
+		return fmt.Sprintf("%dK", b>>10)
+	}
+	return fmt.Sprintf("%dM", b>>20)
+}
+
+func (h *Heap) beginCollection(typ string, cause Cause) *CollectionStats {
+	h.stats.gcCount++
+	collector := string(h.cfg.Collector)
+	if typ == "global" {
+		h.stats.globalCount++
+		collector = "markCompact"
+	} else {
+		h.stats.nurseryCount++
+	}
+	return &CollectionStats{
+		GC:         h.stats.gcCount - 1,
+		Type:       typ,
+		Collector:  collector,
+		Cause:      string(cause),
+		StartMs:    float64(time.Since(h.start).Microseconds()) / 1000,
+		Threads:    h.cfg.GCThreads,
+		HeapBefore: uint64(h.Used()),
+		CacheLine:  CacheLineSize,
+	}
+}
+
+// endCollection fills in the results, accumulates the run's totals and
+// writes the log line and the stats object.
+func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *workerStats) {
+	st.PauseMs = float64(pause.Nanoseconds()) / 1e6
+	st.HeapAfter = uint64(h.Used())
+	st.HeapCommitted = uint64(h.Committed())
+	st.CopiedBytes = ws.copiedBytes
+	st.CopiedObjects = ws.copiedObjects
+	st.SurvivorBytes = ws.survivorBytes
+	st.TenuredBytes = ws.tenuredBytes
+	st.ScannedBytes = ws.scannedBytes
+	if st.PauseMs > 0 {
+		st.KBPerMs = float64(ws.copiedBytes) / 1024 / st.PauseMs
+	}
+	st.CPUPct = 100 // one GC thread, busy for the whole pause
+	st.InsidePct = pct(ws.scannedBytes-ws.listScannedBytes, ws.scannedBytes)
+	st.SmallPct = pct(ws.smallObjects, ws.copiedObjects)
+	st.Contain64 = ws.containedPct(64)
+	st.Contain128 = ws.containedPct(128)
+	st.Contain256 = ws.containedPct(256)
+	st.ContainLine = ws.containedPct(CacheLineSize)
+	st.Remembered = len(h.remembered)
+
+	h.stats.gcMs += st.PauseMs
+	if st.Type == "nursery" {
+		h.stats.nurseryMs += st.PauseMs
+		h.stats.total.add(ws)
+	}
+
+	if h.cfg.Log != nil {
+		kind := "Pause Young"
+		if st.Type == "global" {
+			kind = "Pause Full"
+		}
+		h.logf("gc", "GC(%d) %s (%s) %s->%s(%s) %.3fms", st.GC, kind, st.Cause,
+			sizeM(st.HeapBefore), sizeM(st.HeapAfter), sizeM(st.HeapCommitted), st.PauseMs)
+		h.logf("gc,stats", "GC(%d) collector=%s copied=%dB objects=%d survivor=%dB tenured=%dB kb/ms=%.1f inside=%.1f%% small=%.1f%% contained64/128/256/line=%.1f/%.1f/%.1f/%.1f%% remembered=%d",
+			st.GC, st.Collector, st.CopiedBytes, st.CopiedObjects, st.SurvivorBytes, st.TenuredBytes,
+			st.KBPerMs, st.InsidePct, st.SmallPct, st.Contain64, st.Contain128, st.Contain256, st.ContainLine, st.Remembered)
+		if h.cfg.LogDetail {
+			h.logf("gc,stats", "GC(%d) scanned=%dB cpu=%.0f%% threads=%d unloaded=%d classes=%d tlab_refills=%d tlab_waste=%dB",
+				st.GC, st.ScannedBytes, st.CPUPct, st.Threads, st.unloaded, len(h.classMetas), h.tlab.refills, h.tlab.wasted)
+		}
+	}
+	h.tlab.refills, h.tlab.wasted = 0, 0
+	writeJSON(h.cfg.StatsFile, st)
+}
+
+// Finish writes the summary object to the stats file (and a summary log
+// line); the VM calls it once at exit.
+func (h *Heap) Finish() {
+	t := &h.stats.total
+	s := Summary{
+		Summary:      true,
+		GCCount:      h.stats.gcCount,
+		NurseryCount: h.stats.nurseryCount,
+		GlobalCount:  h.stats.globalCount,
+		GCMs:         h.stats.gcMs,
+		NurseryMs:    h.stats.nurseryMs,
+		CopiedBytes:  t.copiedBytes,
+		Contain64:    t.containedPct(64),
+		Contain128:   t.containedPct(128),
+		Contain256:   t.containedPct(256),
+		InsidePct:    pct(t.scannedBytes-t.listScannedBytes, t.scannedBytes),
+		DurationMs:   float64(time.Since(h.start).Microseconds()) / 1000,
+		CacheLine:    CacheLineSize,
+	}
+	if h.stats.nurseryMs > 0 {
+		s.KBPerMs = float64(t.copiedBytes) / 1024 / h.stats.nurseryMs
+	}
+	h.logf("gc", "Summary: %d collections (%d nursery, %d global) %.3fms, %d classes unloaded",
+		s.GCCount, s.NurseryCount, s.GlobalCount, s.GCMs, h.stats.classesUnloaded)
+	writeJSON(h.cfg.StatsFile, s)
+}
+
+func writeJSON(w io.Writer, v any) {
+	if w == nil {
+		return
+	}
+	b, _ := json.Marshal(v)
+	w.Write(append(b, '\n'))
+}
+
+// ClassesUnloaded returns how many classes have been unloaded so far.
+func (h *Heap) ClassesUnloaded() int { return h.stats.classesUnloaded }
+
+// MetadataInUse returns the bytes of class metadata currently allocated.
+func (h *Heap) MetadataInUse() uintptr {
+	b, _ := h.metaArena.InUse()
+	return b
+}

@@ -1,0 +1,130 @@
+package gc
+
+import (
+	"fmt"
+	"time"
+)
+
+// A nursery collection, step by step (shared by every nursery collector):
+//
+//  1. If tenure cannot absorb the worst case (every byte of the allocate
+//     space promoted), run a global collection instead: it empties the
+//     nursery into tenure. So a nursery collection never fails half-way.
+//  2. Retire the mutator's TLAB (its tail becomes a filler object).
+//  3. Scan the remembered set: every slot of every remembered tenured object
+//     is a root. An object stays remembered only if it still refers into
+//     the nursery afterwards.
+//  4. Scan the roots (RootSource), copying what they refer to.
+//  5. Trace: the collector's traversal copies until no unscanned material
+//     is left (copied == scanned).
+//  6. Clearable tables: a class object left in evacuate space unforwarded
+//     is dead; its ClassMeta is freed (class unloading).
+//  7. Flip: the survivor space, holding the survivors at its bottom,
+//     becomes the allocate space; the old allocate space is now empty.
+
+// collectNursery runs one nursery collection.
+func (h *Heap) collectNursery(cause Cause) {
+	if h.inGC {
+		panic("gc: collection requested during a collection")
+	}
+	h.retireTLAB()
+	if h.tenureHi-h.tenureTop < h.allocTop-h.allocLo {
+		h.collectGlobal(cause)
+		return
+	}
+	h.inGC = true
+	defer func() { h.inGC = false }()
+	st := h.beginCollection("nursery", cause)
+	if h.cfg.Verify {
+		h.verify(st.GC, "before nursery collection")
+	}
+	start := time.Now()
+
+	h.survTop = h.survLo
+	w := &worker{h: h, hierarchical: h.cfg.Collector == Hierarchical}
+
+	remembered := h.remembered
+	h.remembered = nil
+	for _, r := range remembered {
+		*h.word(r, 0) &^= hdrRemembered
+		if _, young, _ := w.scanObject(r, h.MetaOf(r), 0, nil); young {
+			w.rememberTenured(r)
+		}
+	}
+	h.roots.VisitRoots(func(v *Value) {
+		if v.IsRef() && h.inEvacuate(v.AsRef()) {
+			*v = FromRef(w.forward(v.AsRef(), noSlot))
+		}
+	})
+	w.scavenge()
+	for _, c := range w.cache {
+		if c != nil {
+			h.giveBack(c)
+		}
+	}
+	if w.stats.copiedBytes != w.stats.scannedBytes {
+		panic(fmt.Sprintf("gc: nursery collection %d copied %d bytes but scanned %d", st.GC, w.stats.copiedBytes, w.stats.scannedBytes))
+	}
+	st.unloaded = h.clearClassTable(func(r Ref) (Ref, bool) {
+		if !h.inEvacuate(r) {
+			return r, true
+		}
+		if hdr := *h.word(r, 0); hdr&hdrForwarded != 0 {
+			return Ref(uint32(hdr)), true
+		}
+		return 0, false
+	})
+	h.remembered = w.newRemembered
+
+	// Flip.
+	h.allocLo, h.allocHi, h.survLo, h.survHi = h.survLo, h.survHi, h.allocLo, h.allocHi
+	h.allocTop = h.survTop
+	h.survTop = h.survLo
+
+	pause := time.Since(start)
+	h.endCollection(st, pause, &w.stats)
+	if h.cfg.Verify {
+		h.verify(st.GC, "after nursery collection")
+	}
+}
+
+// clearClassTable processes the weak class table: alive maps a class
+// object to its new location, or reports it dead. Dead classes are
+// unloaded: their ClassMeta is freed and the client is told. It returns the
+// number unloaded.
+func (h *Heap) clearClassTable(alive func(Ref) (Ref, bool)) int {
+	kept := h.classMetas[:0]
+	var dead []Meta
+	for _, m := range h.classMetas {
+		if r, ok := alive(m.ClassObject()); ok {
+			m.SetClassObject(r)
+			kept = append(kept, m)
+		} else {
+			dead = append(dead, m)
+		}
+	}
+	clear(h.classMetas[len(kept):])
+	h.classMetas = kept
+	for _, m := range dead {
+		if h.OnClassUnload != nil {
+			h.OnClassUnload(m.Tag())
+		}
+		h.freeMeta(m)
+	}
+	h.stats.classesUnloaded += len(dead)
+	return len(dead)
+}
+
+// stressCollect runs the collections -Xgc:stress asks for: a nursery
+// collection every N allocations and a global one every 64N.
+func (h *Heap) stressCollect() {
+	if h.inGC {
+		return
+	}
+	h.stressCount++
+	if h.stressCount%64 == 0 {
+		h.collectGlobal(CauseStress)
+	} else {
+		h.collectNursery(CauseStress)
+	}
+}

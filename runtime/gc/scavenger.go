@@ -1,0 +1,132 @@
+package gc
+
+// The scavenger: OMR's nursery collector, the baseline the evacuator is
+// measured against. Copies go to per-worker copy caches; full caches go to
+// a shared scan list. Two traversal orders:
+//
+//   - breadthFirst (Cheney): scan caches in the order they were filled;
+//     each object's referents are copied behind everything already copied.
+//   - hierarchical: after a copy, switch ("alias") to scanning the cache
+//     that just received it when the current cache is not a copy cache, or
+//     when the receiving cache has less unscanned work (its distance
+//     estimate is shorter). The half-scanned cache is set aside in the
+//     worker's deferred slot, or goes to the scan list if that is taken.
+//     Scanning resumes mid-object, so a referent's own referents are copied
+//     right behind it.
+//
+// inside_pct counts bytes scanned from caches the worker did not take off
+// the shared scan list.
+
+// scavenge scans until the worker finds no more work.
+func (w *worker) scavenge() {
+	for c := w.nextWork(); c != nil; c = w.nextWork() {
+		w.scanCache(c)
+	}
+}
+
+// nextWork picks the next cache to scan: the deferred one, then the shared
+// scan list, then the worker's own copy caches.
+func (w *worker) nextWork() *copyCache {
+	if c := w.deferred; c != nil {
+		w.deferred = nil
+		return c
+	}
+	if c := w.h.popScan(); c != nil {
+		c.fromList = true
+		return c
+	}
+	for _, c := range w.cache {
+		if c != nil && c.unscanned() > 0 {
+			return c
+		}
+	}
+	return nil
+}
+
+// scanCache scans c until it is exhausted, following aliasing decisions to
+// other caches.
+func (w *worker) scanCache(c *copyCache) {
+	h := w.h
+	for c != nil {
+		w.scanning = c
+		w.aliasTo = nil
+		for c.scan < c.copy {
+			r := Ref(c.scan >> 3)
+			m := h.MetaOf(r)
+			next, young, done := w.scanObject(r, m, c.slot, c)
+			c.objYoung = c.objYoung || young
+			if !done {
+				c.slot = next
+				break
+			}
+			size := h.sizeOf(r, m)
+			if c.region == tenureRegion && c.objYoung {
+				w.rememberTenured(r)
+			}
+			c.objYoung, c.slot = false, 0
+			c.scan += size
+			w.stats.scannedBytes += uint64(size)
+			if c.fromList {
+				w.stats.listScannedBytes += uint64(size)
+			}
+		}
+		w.scanning = nil
+		next := w.aliasTo
+		if next == nil {
+			return
+		}
+		if next == w.deferred {
+			w.deferred = nil
+		}
+		if w.deferred == nil {
+			w.deferred = c
+		} else {
+			h.pushScan(c)
+		}
+		c = next
+	}
+}
+
+// shouldAlias decides, after a copy made while scanning c, whether to
+// switch to the cache that received it.
+func (w *worker) shouldAlias(c *copyCache) bool {
+	d := w.lastCopy
+	if d == nil || d == c || d.listed || d.unscanned() == 0 {
+		return false
+	}
+	if w.cache[c.region] == c && d.unscanned() >= c.unscanned() {
+		return false
+	}
+	w.aliasTo = d
+	return true
+}
+
+// isScanning reports whether c is held by the traversal (being scanned or
+// deferred), so retiring it must not put it on the scan list.
+func (w *worker) isScanning(c *copyCache) bool {
+	return c == w.scanning || c == w.deferred || c == w.aliasTo
+}
+
+// pushScan appends c to the shared scan list.
+func (h *Heap) pushScan(c *copyCache) {
+	h.regionLock.Lock()
+	c.listed = true
+	h.scanList = append(h.scanList, c)
+	h.regionLock.Unlock()
+}
+
+// popScan takes the oldest cache off the shared scan list.
+func (h *Heap) popScan() *copyCache {
+	h.regionLock.Lock()
+	defer h.regionLock.Unlock()
+	for len(h.scanList) > 0 {
+		c := h.scanList[0]
+		h.scanList[0] = nil
+		h.scanList = h.scanList[1:]
+		c.listed = false
+		if c.unscanned() > 0 {
+			return c
+		}
+	}
+	return nil
+}

@@ -1,0 +1,138 @@
+package gc
+
+import "math/bits"
+
+// workerStats are one GC worker's counters for one collection; the
+// collection merges them into a CollectionStats.
+type workerStats struct {
+	copiedBytes, copiedObjects  uint64
+	survivorBytes, tenuredBytes uint64
+	scannedBytes                uint64
+	listScannedBytes            uint64 // scanned from caches taken off the shared scan list
+	smallObjects                uint64 // copied objects of at most smallObjectSize bytes
+	contained                   [32]uint64
+	remembered                  uint64 // objects added to the remembered set
+}
+
+// smallObjectSize is the %small boundary, the evacuator's default maximum
+// inside-copy size.
+const smallObjectSize = 256
+
+// recordCopy counts one copied object. slot is the offset of the referring
+// slot, or noSlot for roots, which are never contained.
+func (s *workerStats) recordCopy(slot, to, size uintptr, tenured bool) {
+	s.copiedBytes += uint64(size)
+	s.copiedObjects++
+	if tenured {
+		s.tenuredBytes += uint64(size)
+	} else {
+		s.survivorBytes += uint64(size)
+	}
+	if size <= smallObjectSize {
+		s.smallObjects++
+	}
+	bin := 31
+	if slot != noSlot {
+		if d := slot ^ to; d == 0 {
+			bin = 0
+		} else {
+			bin = min(bits.Len64(uint64(d))-1, 31)
+		}
+	}
+	s.contained[bin]++
+}
+
+// noSlot marks a copy made from a root (no referring heap slot).
+const noSlot = ^uintptr(0)
+
+func (s *workerStats) add(o *workerStats) {
+	s.copiedBytes += o.copiedBytes
+	s.copiedObjects += o.copiedObjects
+	s.survivorBytes += o.survivorBytes
+	s.tenuredBytes += o.tenuredBytes
+	s.scannedBytes += o.scannedBytes
+	s.listScannedBytes += o.listScannedBytes
+	s.smallObjects += o.smallObjects
+	s.remembered += o.remembered
+	for i := range s.contained {
+		s.contained[i] += o.contained[i]
+	}
+}
+
+// containedPct returns the percentage of copies whose slot and copy share
+// an n-byte aligned block (n a power of two).
+func (s *workerStats) containedPct(n int) float64 {
+	if s.copiedObjects == 0 {
+		return 0
+	}
+	var c uint64
+	for b := 0; b < bits.Len(uint(n))-1; b++ {
+		c += s.contained[b]
+	}
+	return pct(c, s.copiedObjects)
+}
+
+func pct(a, b uint64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return 100 * float64(a) / float64(b)
+}
+
+// CollectionStats is one collection's record: a JSON Lines object in the
+// stats file and the [gc,stats] log line.
+type CollectionStats struct {
+	GC            int     `json:"gc"`
+	Type          string  `json:"type"` // "nursery" or "global"
+	Collector     string  `json:"collector"`
+	Cause         string  `json:"cause"`
+	StartMs       float64 `json:"start_ms"`
+	PauseMs       float64 `json:"pause_ms"`
+	Threads       int     `json:"threads"`
+	HeapBefore    uint64  `json:"heap_before"`
+	HeapAfter     uint64  `json:"heap_after"`
+	HeapCommitted uint64  `json:"heap_committed"`
+	CopiedBytes   uint64  `json:"copied_bytes"`
+	CopiedObjects uint64  `json:"copied_objects"`
+	SurvivorBytes uint64  `json:"survivor_bytes"`
+	TenuredBytes  uint64  `json:"tenured_bytes"`
+	ScannedBytes  uint64  `json:"scanned_bytes"`
+	KBPerMs       float64 `json:"kb_per_ms"`
+	CPUPct        float64 `json:"cpu_pct"`
+	InsidePct     float64 `json:"inside_pct"`
+	SmallPct      float64 `json:"small_pct"`
+	Contain64     float64 `json:"contain_64"`
+	Contain128    float64 `json:"contain_128"`
+	Contain256    float64 `json:"contain_256"`
+	ContainLine   float64 `json:"contain_line"`
+	CacheLine     int     `json:"cache_line"`
+	Remembered    int     `json:"remembered"`
+
+	unloaded int // classes unloaded (logged in the detail line)
+}
+
+// Summary is the last object of the stats file.
+type Summary struct {
+	Summary      bool    `json:"summary"`
+	GCCount      int     `json:"gc_count"`
+	NurseryCount int     `json:"nursery_count"`
+	GlobalCount  int     `json:"global_count"`
+	GCMs         float64 `json:"gc_ms"`
+	NurseryMs    float64 `json:"nursery_ms"`
+	CopiedBytes  uint64  `json:"copied_bytes"`
+	KBPerMs      float64 `json:"kb_per_ms"`
+	Contain64    float64 `json:"contain_64"`
+	Contain128   float64 `json:"contain_128"`
+	Contain256   float64 `json:"contain_256"`
+	InsidePct    float64 `json:"inside_pct"`
+	DurationMs   float64 `json:"duration_ms"`
+	CacheLine    int     `json:"cache_line"`
+}
+
+// heapStats accumulates over the whole run for the summary.
+type heapStats struct {
+	gcCount, nurseryCount, globalCount int
+	gcMs, nurseryMs                    float64
+	total                              workerStats // nursery collections only
+	classesUnloaded                    int
+}

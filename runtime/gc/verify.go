@@ -1,0 +1,111 @@
+package gc
+
+import "fmt"
+
+// Heap verification (-Xcheck:gc), run before and after every collection.
+// It checks that
+//   - tenure and the allocate space are walkable: every object has a live
+//     ClassMeta below 4 GB, a sane size, and is neither forwarded nor marked;
+//   - every reference in roots, objects and ClassMetas points at the start
+//     of an object in tenure or the allocate space (never into the
+//     evacuated semispace);
+//   - every tenured object holding a nursery reference is remembered, and
+//     the remembered set holds only remembered tenured objects.
+
+// VerifyError is the panic value of a failed verification.
+type VerifyError struct{ Msg string }
+
+func (e *VerifyError) Error() string { return "heap verification failed: " + e.Msg }
+
+func (h *Heap) verify(gcNum int, when string) {
+	fail := func(format string, args ...any) {
+		panic(&VerifyError{Msg: fmt.Sprintf("GC(%d) %s: ", gcNum, when) + fmt.Sprintf(format, args...)})
+	}
+	starts := [2]*liveMap{&h.tenureMap, &h.nurseryMap}
+	starts[0].reset(h.tenureLo, h.tenureTop)
+	starts[1].reset(h.allocLo, h.allocTop)
+	// Pass 1: walk, recording object starts.
+	for _, lm := range starts {
+		for off := lm.lo; off < lm.hi; {
+			hdr := *h.word(Ref(off>>3), 0)
+			m := Meta(uint32(hdr))
+			switch {
+			case hdr&hdrForwarded != 0:
+				fail("object at %#x is forwarded (header %#x)", off, hdr)
+			case hdr&hdrMarked != 0:
+				fail("object at %#x is still marked", off)
+			case uint64(m) >= 1<<32 || !h.ValidMeta(m):
+				fail("object at %#x has class pointer %#x, not a live ClassMeta", off, uint32(m))
+			}
+			size := h.sizeOf(Ref(off>>3), m)
+			if size < WordSize || size%WordSize != 0 || off+size > lm.hi {
+				fail("object at %#x has bad size %d (space ends at %#x)", off, size, lm.hi)
+			}
+			lm.mark(off, WordSize)
+			off += size
+		}
+	}
+	isStart := func(r Ref) bool {
+		off := uintptr(r) << 3
+		for _, lm := range starts {
+			if lm.contains(off) {
+				return lm.isLive(off)
+			}
+		}
+		return false
+	}
+	where := func(r Ref) string {
+		off := uintptr(r) << 3
+		switch {
+		case off >= h.survLo && off < h.survHi:
+			return "the evacuated semispace"
+		case off >= h.allocLo && off < h.allocHi:
+			return "the allocate space (not an object start)"
+		case off >= h.tenureLo && off < h.tenureHi:
+			return "tenure (not an object start)"
+		}
+		return "outside the heap"
+	}
+	inRemembered := make(map[Ref]bool, len(h.remembered))
+	for _, r := range h.remembered {
+		if h.IsYoung(r) || !isStart(r) || *h.word(r, 0)&hdrRemembered == 0 {
+			fail("remembered set entry %#x is not a remembered tenured object", uintptr(r)<<3)
+		}
+		inRemembered[r] = true
+	}
+	// Pass 2: references.
+	for _, lm := range starts {
+		for off := lm.lo; off < lm.hi; {
+			r := Ref(off >> 3)
+			m := h.MetaOf(r)
+			young := false
+			if co := m.ClassObject(); co != 0 {
+				if !isStart(co) {
+					fail("ClassMeta %#x of object at %#x names class object %#x in %s", uint32(m), off, uintptr(co)<<3, where(co))
+				}
+				young = h.IsYoung(co)
+			}
+			first, n := h.slotRange(r, m)
+			for i := 0; i < n; i++ {
+				s := first + uintptr(i)*WordSize
+				v := h.loadAt(s)
+				if !v.IsRef() {
+					continue
+				}
+				if !isStart(v.AsRef()) {
+					fail("slot %d (at %#x) of object at %#x refers to %#x in %s", i, s, off, uintptr(v.AsRef())<<3, where(v.AsRef()))
+				}
+				young = young || h.IsYoung(v.AsRef())
+			}
+			if young && !h.IsYoung(r) && !inRemembered[r] {
+				fail("tenured object at %#x refers into the nursery but is not remembered", off)
+			}
+			off += h.sizeOf(r, m)
+		}
+	}
+	h.roots.VisitRoots(func(v *Value) {
+		if v.IsRef() && !isStart(v.AsRef()) {
+			fail("root refers to %#x in %s", uintptr(v.AsRef())<<3, where(v.AsRef()))
+		}
+	})
+}
