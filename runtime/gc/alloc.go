@@ -18,6 +18,13 @@ func (h *Heap) AllocFixed(m Meta, fill Value) Ref {
 	for w := 1 + prefix; w < int(size/WordSize); w++ {
 		*h.word(r, w) = uint64(fill)
 	}
+	if r < h.nurseryRef {
+		// A large object went straight to tenure: if its class object is
+		// young, the class-object reference is an old-to-young one.
+		if co := m.ClassObject(); co != 0 && h.IsYoung(co) {
+			h.remember(r)
+		}
+	}
 	return r
 }
 
@@ -29,6 +36,9 @@ func (h *Heap) AllocSlots(m Meta, n int, fill Value) Ref {
 	*h.word(r, 1) = uint64(uint32(n))
 	for w := 2; w < 2+n; w++ {
 		*h.word(r, w) = uint64(fill)
+	}
+	if r < h.nurseryRef && fill.IsRef() && h.IsYoung(fill.AsRef()) {
+		h.remember(r)
 	}
 	return r
 }

@@ -30,6 +30,15 @@ type Config struct {
 
 	GCThreads int
 
+	// Evacuator parameters (-XXgc:recursive...). When MaxStackDepth is 0
+	// the whole group takes its defaults; InsideCopyDistance 0 is
+	// meaningful (depth-first).
+	MaxStackDepth      int // frames; 1 = breadth-first
+	MaxInsideCopySize  int // bytes; larger objects are copied outside
+	InsideCopyDistance int // bytes from the frame base before a copy opens a new frame
+	WorkVolumeQuantum  int // bytes: the minimum workspace released to the worklist
+	WorkVolumeQuanta   int // notify quota, in quanta (parallel GC)
+
 	// Log receives HotSpot-style unified logging lines (-verbose:gc,
 	// -Xlog:gc); StatsFile receives JSON Lines (-Xgc:statsFile). Either may
 	// be nil.
@@ -52,6 +61,11 @@ const (
 	DefaultTenureAge = 10
 	// DefaultLargeObjectSize: 64 KB objects go straight to tenure.
 	DefaultLargeObjectSize = 64 << 10
+	// Evacuator defaults, as in OMR.
+	DefaultMaxStackDepth      = 32
+	DefaultMaxInsideCopySize  = 256
+	DefaultInsideCopyDistance = 4096
+	DefaultWorkVolumeQuantum  = 4096
 	// MinHeap and MinNursery keep the layout sane.
 	MinHeap    = 1 << 20
 	MinNursery = 256 << 10
@@ -69,5 +83,10 @@ func DefaultConfig() Config {
 		TenureAge:       DefaultTenureAge,
 		LargeObjectSize: DefaultLargeObjectSize,
 		GCThreads:       1,
+
+		MaxStackDepth:      DefaultMaxStackDepth,
+		MaxInsideCopySize:  DefaultMaxInsideCopySize,
+		InsideCopyDistance: DefaultInsideCopyDistance,
+		WorkVolumeQuantum:  DefaultWorkVolumeQuantum,
 	}
 }

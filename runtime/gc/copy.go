@@ -35,33 +35,59 @@ func (h *Heap) inEvacuate(r Ref) bool {
 }
 
 // forward returns the new location of r, which is in evacuate space,
-// copying it if no one has yet. slot is the offset of the referring slot
-// (noSlot for roots), used for containment statistics.
+// copying it into the region its age selects if no one has yet. slot is the
+// offset of the referring slot (noSlot for roots), used for containment
+// statistics. This is the scavenger's copy; the evacuator places copies
+// itself with examine and install.
 func (w *worker) forward(r Ref, slot uintptr) Ref {
+	p, done := w.examine(r)
+	if done {
+		return p.to
+	}
+	to, c := w.reserve(p.region, p.size)
+	w.lastCopy = c
+	return w.install(&p, to, c.region, slot)
+}
+
+// pendingCopy describes an object about to be copied.
+type pendingCopy struct {
+	from   Ref
+	hdr    uint64
+	size   uintptr
+	age    uint64
+	region region // where its age sends it
+	to     Ref    // the forwardee, when already copied
+}
+
+// examine reads r's header: if r was already copied it returns the
+// forwardee with done set; otherwise it returns the size and the region
+// tenuring selects (tenure once the object reaches the tenure age).
+func (w *worker) examine(r Ref) (p pendingCopy, done bool) {
 	h := w.h
-	hp := h.word(r, 0)
-	hdr := *hp
+	hdr := *h.word(r, 0)
 	if hdr&hdrForwarded != 0 {
-		return Ref(uint32(hdr))
+		return pendingCopy{to: Ref(uint32(hdr))}, true
 	}
-	m := Meta(uint32(hdr))
-	size := h.sizeOf(r, m)
-	age := (hdr & hdrAgeMask) >> hdrAgeShift
-	dest := survivorRegion
-	if int(age)+1 >= h.cfg.TenureAge {
-		dest = tenureRegion
+	p = pendingCopy{from: r, hdr: hdr, size: h.sizeOf(r, Meta(uint32(hdr))), age: (hdr & hdrAgeMask) >> hdrAgeShift}
+	if int(p.age)+1 >= h.cfg.TenureAge {
+		p.region = tenureRegion
 	}
-	to, c := w.reserve(dest, size)
-	from := uintptr(r) << 3
-	copy(unsafe.Slice((*byte)(unsafe.Add(h.base, to)), size), unsafe.Slice((*byte)(unsafe.Add(h.base, from)), size))
-	newHdr := hdr &^ (hdrAgeMask | hdrRemembered | hdrMarked)
-	if c.region == survivorRegion {
-		newHdr |= min(age+1, MaxAge) << hdrAgeShift
+	return p, false
+}
+
+// install copies the object to offset to in region reg, leaves a
+// forwarding header behind and counts the copy.
+func (w *worker) install(p *pendingCopy, to uintptr, reg region, slot uintptr) Ref {
+	h := w.h
+	from := uintptr(p.from) << 3
+	copy(unsafe.Slice((*byte)(unsafe.Add(h.base, to)), p.size), unsafe.Slice((*byte)(unsafe.Add(h.base, from)), p.size))
+	newHdr := p.hdr &^ (hdrAgeMask | hdrRemembered | hdrMarked)
+	if reg == survivorRegion {
+		newHdr |= min(p.age+1, MaxAge) << hdrAgeShift
 	}
 	*h.word(Ref(to>>3), 0) = newHdr
-	*hp = hdrForwarded | uint64(to>>3)
-	w.stats.recordCopy(slot, to, size, c.region == tenureRegion)
-	w.lastCopy = c
+	*h.word(p.from, 0) = hdrForwarded | uint64(to>>3)
+	w.stats.recordCopy(slot, to, p.size, reg == tenureRegion)
 	return Ref(to >> 3)
 }
 

@@ -80,3 +80,30 @@ func (h *Heap) giveBack(c *copyCache) {
 	}
 	c.end = c.copy
 }
+
+// survivorFree returns the survivor space not yet carved.
+func (h *Heap) survivorFree() uintptr {
+	h.regionLock.Lock()
+	defer h.regionLock.Unlock()
+	return h.survHi - h.survTop
+}
+
+// recycle returns block b to region r if it is the last block carved
+// there.
+func (h *Heap) recycle(r region, b block) bool {
+	h.regionLock.Lock()
+	defer h.regionLock.Unlock()
+	switch {
+	case r == survivorRegion && b.end == h.survTop:
+		h.survTop = b.base
+	case r == tenureRegion && b.end == h.tenureTop:
+		h.tenureTop = b.base
+	default:
+		return false
+	}
+	return true
+}
+
+// stalled reports whether some GC worker is waiting for work. (One worker
+// for now: never.)
+func (h *Heap) stalled() bool { return false }

@@ -35,6 +35,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 		h.verify(st.GC, "before global collection")
 	}
 	start := time.Now()
+	h.tenureWhitelist.blocks = nil // its blocks are holes that compaction removes
 
 	tenure, nursery := &h.tenureMap, &h.nurseryMap
 	tenure.reset(h.tenureLo, h.tenureTop)
@@ -113,7 +114,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 	}
 	pause := time.Since(start)
 	var none workerStats
-	h.endCollection(st, pause, &none)
+	h.endCollection(st, pause, &none, 0)
 	if h.cfg.Verify {
 		h.verify(st.GC, "after global collection")
 	}

@@ -56,6 +56,10 @@ type Heap struct {
 
 	// Global collection scratch, kept between collections.
 	tenureMap, nurseryMap liveMap
+
+	// tenureWhitelist is the evacuator's tenure whitespace, kept across
+	// nursery collections as filler holes; global collections drop it.
+	tenureWhitelist whitelist
 	markStack             []Ref
 
 	start         time.Time
@@ -95,6 +99,12 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 	}
 	if cfg.GCThreads == 0 {
 		cfg.GCThreads = 1
+	}
+	if cfg.MaxStackDepth == 0 {
+		cfg.MaxStackDepth = def.MaxStackDepth
+		cfg.MaxInsideCopySize = def.MaxInsideCopySize
+		cfg.InsideCopyDistance = def.InsideCopyDistance
+		cfg.WorkVolumeQuantum = def.WorkVolumeQuantum
 	}
 	if err := cfg.check(); err != nil {
 		return nil, err
@@ -167,6 +177,16 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("initial heap size %d exceeds the maximum heap size %d", cfg.InitialHeap, cfg.MaxHeap)
 	case cfg.TenureAge < 1 || cfg.TenureAge > MaxAge:
 		return fmt.Errorf("tenure age %d out of range [1, %d]", cfg.TenureAge, MaxAge)
+	case cfg.MaxStackDepth < 1:
+		return fmt.Errorf("recursiveMaximumStackDepth %d must be at least 1", cfg.MaxStackDepth)
+	case cfg.MaxInsideCopySize < 16:
+		return fmt.Errorf("recursiveMaximumInsideCopySize %d must be at least 16", cfg.MaxInsideCopySize)
+	case cfg.InsideCopyDistance < 0:
+		return fmt.Errorf("recursiveMaximumInsideCopyDistance %d must be at least 0", cfg.InsideCopyDistance)
+	case cfg.WorkVolumeQuantum < 2048:
+		return fmt.Errorf("recursiveWorkVolumeQuantum %d must be at least 2048", cfg.WorkVolumeQuantum)
+	case cfg.WorkVolumeQuanta < 0:
+		return fmt.Errorf("recursiveWorkVolumeQuanta %d must be at least 0", cfg.WorkVolumeQuanta)
 	}
 	return nil
 }
@@ -212,6 +232,9 @@ func (h *Heap) ensureTenureCommitted(end uintptr) error {
 func (h *Heap) Release() {
 	h.res.Release()
 	h.res = mem.Reservation{}
+	if h.metaArena != nil {
+		h.metaArena.Release()
+	}
 }
 
 // Config returns the effective configuration.

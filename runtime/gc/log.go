@@ -80,7 +80,7 @@ func (h *Heap) beginCollection(typ string, cause Cause) *CollectionStats {
 
 // endCollection fills in the results, accumulates the run's totals and
 // writes the log line and the stats object.
-func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *workerStats) {
+func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *workerStats, inside uint64) {
 	st.PauseMs = float64(pause.Nanoseconds()) / 1e6
 	st.HeapAfter = uint64(h.Used())
 	st.HeapCommitted = uint64(h.Committed())
@@ -93,7 +93,7 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 		st.KBPerMs = float64(ws.copiedBytes) / 1024 / st.PauseMs
 	}
 	st.CPUPct = 100 // one GC thread, busy for the whole pause
-	st.InsidePct = pct(ws.scannedBytes-ws.listScannedBytes, ws.scannedBytes)
+	st.InsidePct = pct(inside, ws.copiedBytes)
 	st.SmallPct = pct(ws.smallObjects, ws.copiedObjects)
 	st.Contain64 = ws.containedPct(64)
 	st.Contain128 = ws.containedPct(128)
@@ -105,6 +105,7 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 	if st.Type == "nursery" {
 		h.stats.nurseryMs += st.PauseMs
 		h.stats.total.add(ws)
+		h.stats.insideBytes += inside
 	}
 
 	if h.cfg.Log != nil {
@@ -117,6 +118,10 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 		h.logf("gc,stats", "GC(%d) collector=%s copied=%dB objects=%d survivor=%dB tenured=%dB kb/ms=%.1f inside=%.1f%% small=%.1f%% contained64/128/256/line=%.1f/%.1f/%.1f/%.1f%% remembered=%d",
 			st.GC, st.Collector, st.CopiedBytes, st.CopiedObjects, st.SurvivorBytes, st.TenuredBytes,
 			st.KBPerMs, st.InsidePct, st.SmallPct, st.Contain64, st.Contain128, st.Contain256, st.ContainLine, st.Remembered)
+		if ev := st.EvacuatorStats; ev != nil {
+			h.logf("gc,stats", "GC(%d) evacuator stack_overflows=%d flush_overflow=%d flush_stall=%d discarded=%dB recycled=%dB activations=%v",
+				st.GC, ev.StackOverflows, ev.FlushOverflow, ev.FlushStall, ev.DiscardedBytes, ev.RecycledBytes, ev.StackActivations)
+		}
 		if h.cfg.LogDetail {
 			h.logf("gc,stats", "GC(%d) scanned=%dB cpu=%.0f%% threads=%d unloaded=%d classes=%d tlab_refills=%d tlab_waste=%dB",
 				st.GC, st.ScannedBytes, st.CPUPct, st.Threads, st.unloaded, len(h.classMetas), h.tlab.refills, h.tlab.wasted)
@@ -141,7 +146,7 @@ func (h *Heap) Finish() {
 		Contain64:    t.containedPct(64),
 		Contain128:   t.containedPct(128),
 		Contain256:   t.containedPct(256),
-		InsidePct:    pct(t.scannedBytes-t.listScannedBytes, t.scannedBytes),
+		InsidePct:    pct(h.stats.insideBytes, t.copiedBytes),
 		DurationMs:   float64(time.Since(h.start).Microseconds()) / 1000,
 		CacheLine:    CacheLineSize,
 	}

@@ -42,26 +42,24 @@ func (h *Heap) collectNursery(cause Cause) {
 
 	h.survTop = h.survLo
 	w := &worker{h: h, hierarchical: h.cfg.Collector == Hierarchical}
+	var t traversal = (*scavengerTraversal)(w)
+	var evac *evacuator
+	if h.cfg.Collector == Recursive {
+		evac = newEvacuator(w)
+		t = evac
+	}
 
 	remembered := h.remembered
 	h.remembered = nil
 	for _, r := range remembered {
 		*h.word(r, 0) &^= hdrRemembered
-		if _, young, _ := w.scanObject(r, h.MetaOf(r), 0, nil); young {
+		if t.scanRemembered(r) {
 			w.rememberTenured(r)
 		}
 	}
-	h.roots.VisitRoots(func(v *Value) {
-		if v.IsRef() && h.inEvacuate(v.AsRef()) {
-			*v = FromRef(w.forward(v.AsRef(), noSlot))
-		}
-	})
-	w.scavenge()
-	for _, c := range w.cache {
-		if c != nil {
-			h.giveBack(c)
-		}
-	}
+	h.roots.VisitRoots(t.evacuateRoot)
+	t.scanHeap()
+	t.finish()
 	if w.stats.copiedBytes != w.stats.scannedBytes {
 		panic(fmt.Sprintf("gc: nursery collection %d copied %d bytes but scanned %d", st.GC, w.stats.copiedBytes, w.stats.scannedBytes))
 	}
@@ -82,10 +80,29 @@ func (h *Heap) collectNursery(cause Cause) {
 	h.survTop = h.survLo
 
 	pause := time.Since(start)
-	h.endCollection(st, pause, &w.stats)
+	inside := w.stats.scannedBytes - w.stats.listScannedBytes
+	if evac != nil {
+		st.EvacuatorStats = evac.report()
+		inside = evac.es.insideBytes
+	}
+	h.endCollection(st, pause, &w.stats, inside)
 	if h.cfg.Verify {
 		h.verify(st.GC, "after nursery collection")
 	}
+}
+
+// traversal is what distinguishes the nursery collectors; everything else
+// in a nursery collection is shared.
+type traversal interface {
+	// evacuateRoot copies what a root refers to (if in evacuate space).
+	evacuateRoot(v *Value)
+	// scanRemembered scans a remembered tenured object's slots as roots and
+	// reports whether it still refers into the nursery.
+	scanRemembered(r Ref) bool
+	// scanHeap copies and scans until no work is left.
+	scanHeap()
+	// finish returns leftover whitespace.
+	finish()
 }
 
 // clearClassTable processes the weak class table: alive maps a class

@@ -17,10 +17,33 @@ package gc
 // inside_pct counts bytes scanned from caches the worker did not take off
 // the shared scan list.
 
-// scavenge scans until the worker finds no more work.
-func (w *worker) scavenge() {
+// scavengerTraversal is the scavenger's side of a nursery collection.
+type scavengerTraversal worker
+
+func (t *scavengerTraversal) evacuateRoot(v *Value) {
+	if v.IsRef() && t.h.inEvacuate(v.AsRef()) {
+		*v = FromRef((*worker)(t).forward(v.AsRef(), noSlot))
+	}
+}
+
+func (t *scavengerTraversal) scanRemembered(r Ref) bool {
+	_, young, _ := (*worker)(t).scanObject(r, t.h.MetaOf(r), 0, nil)
+	return young
+}
+
+// scanHeap scans until the worker finds no more work.
+func (t *scavengerTraversal) scanHeap() {
+	w := (*worker)(t)
 	for c := w.nextWork(); c != nil; c = w.nextWork() {
 		w.scanCache(c)
+	}
+}
+
+func (t *scavengerTraversal) finish() {
+	for _, c := range t.cache {
+		if c != nil {
+			t.h.giveBack(c)
+		}
 	}
 }
 

@@ -108,7 +108,19 @@ type CollectionStats struct {
 	CacheLine     int     `json:"cache_line"`
 	Remembered    int     `json:"remembered"`
 
+	*EvacuatorStats // recursive collections only
+
 	unloaded int // classes unloaded (logged in the detail line)
+}
+
+// EvacuatorStats are the evacuator's extra metrics.
+type EvacuatorStats struct {
+	StackActivations []uint64 `json:"stack_activations"` // per frame
+	FlushStall       uint64   `json:"flush_stall"`       // copies sent outside because a peer stalled
+	FlushOverflow    uint64   `json:"flush_overflow"`    // copies sent outside by an outside-copyspace overflow
+	StackOverflows   uint64   `json:"stack_overflows"`
+	DiscardedBytes   uint64   `json:"discarded_bytes"` // whitespace filled as holes
+	RecycledBytes    uint64   `json:"recycled_bytes"`  // whitespace returned to its region
 }
 
 // Summary is the last object of the stats file.
@@ -134,5 +146,6 @@ type heapStats struct {
 	gcCount, nurseryCount, globalCount int
 	gcMs, nurseryMs                    float64
 	total                              workerStats // nursery collections only
+	insideBytes                        uint64      // nursery collections: bytes counted as inside
 	classesUnloaded                    int
 }

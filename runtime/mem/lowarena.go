@@ -104,3 +104,11 @@ func (a *LowArena) Committed() uintptr {
 	defer a.mu.Unlock()
 	return a.committed - a.res.Addr
 }
+
+// Release unmaps the arena. No block may be used afterwards.
+func (a *LowArena) Release() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.res.Release()
+	a.res = Reservation{}
+}

@@ -1,0 +1,609 @@
+package gc
+
+// The evacuator (-Xgc:recursiveScanOrdering): OMR's depth-first nursery
+// collector, rebuilt on minivm's heap. EVACUATOR.md describes the original;
+// this is the same algorithm for one worker's state.
+//
+// # Spaces
+//
+// Each worker owns a stack of frames (scanspaces). A frame is a copyspace
+// [base, copy, end) of one region plus a scan head: base..scan is scanned,
+// scan..copy is copied but unscanned, copy..end is whitespace. white[r]
+// names the frame whose tail is region r's inside (stack) whitespace, so
+// survivor and tenure frames interleave on the stack. Two outside
+// copyspaces (one per region) take breadth-first copies; their copied
+// material is released to the worker's worklist as workspaces once it
+// reaches the work release threshold. Per-region whitelists keep leftover
+// whitespace blocks for reuse; the tenure whitelist persists across nursery
+// collections.
+//
+// # The scan loop
+//
+// Roots and remembered objects are evacuated one at a time with an empty
+// stack and traced to exhaustion. Then, while there is work (the smaller
+// outside copyspace's material, else the worklist head), it is loaded into
+// the bottom frame and scanned. For each reference slot of the object at
+// the active frame's scan head, an object in evacuate space is copied
+//
+//   - inside, into white[r], when it is at most MaxInsideCopySize bytes, no
+//     flush condition holds for its region and stack whitespace is
+//     available (or its remainder is at most 32 B and can be refreshed).
+//     If the copy landed in the active frame beyond base+distance, or in a
+//     frame above it, it opens the next frame (push) and scanning continues
+//     there, so with distance 0 each referent is scanned right after it is
+//     copied: depth-first.
+//   - outside otherwise, into the region's outside copyspace.
+//
+// A frame whose scan head meets its copy head is popped; leftover
+// whitespace stays in it for later pushes.
+//
+// # Flush conditions (checked before every copy)
+//
+//   - breadth-first (MaxStackDepth 1): every copy goes outside;
+//   - stack overflow: a push beyond MaxStackDepth leaves the copy where it
+//     is and flushes every copy outside until the stack unwinds to the
+//     bottom, after which frames are zero-width (depth-first) until the
+//     next work item;
+//   - outside overflow of region r: the outside copyspace's remainder is too
+//     big to drop but the object does not fit; r's copies go outside until
+//     overflowRefresh bytes have been placed elsewhere;
+//   - stall: a peer worker is waiting for work (parallel collection).
+
+type evacFlags uint8
+
+const (
+	flagDepthFirst evacFlags = 1 << iota
+	flagBreadthFirst
+	flagStackOverflow
+	flagStall
+	flagSurvivorOverflow
+	flagTenureOverflow
+)
+
+func overflowFlag(r region) evacFlags {
+	if r == survivorRegion {
+		return flagSurvivorOverflow
+	}
+	return flagTenureOverflow
+}
+
+// frame is one scanspace of the stack.
+type frame struct {
+	region               region
+	base, scan, copy, end uintptr
+	step                 int  // next step of the object at scan: 0 = its class object, k = slot k-1
+	remembered           bool // the tenured object at scan refers into the nursery
+}
+
+// evacStats are the evacuator's own counters for one collection.
+type evacStats struct {
+	insideBytes    uint64
+	activations    []uint64
+	flushStall     uint64
+	flushOverflow  uint64
+	stackOverflows uint64
+	discarded      uint64
+	recycled       uint64
+}
+
+// evacuator is one worker's evacuator state.
+type evacuator struct {
+	*worker
+	depth      int
+	insideSize uintptr
+	distance   uintptr
+	quantum    uintptr
+
+	stack  []frame
+	active int    // index of the active frame, -1 when the stack is empty
+	white  [2]int // frame holding each region's stack whitespace, -1 for none
+
+	outside       [2]copyspace
+	overflowBytes [2]uintptr
+	whitelists    [2]*whitelist
+	work          worklist
+	flags         evacFlags
+	release       uintptr // work release threshold
+	tlhCeiling    uintptr
+
+	es evacStats
+}
+
+func newEvacuator(w *worker) *evacuator {
+	h := w.h
+	cfg := &h.cfg
+	e := &evacuator{
+		worker:     w,
+		depth:      cfg.MaxStackDepth,
+		insideSize: uintptr(cfg.MaxInsideCopySize),
+		distance:   uintptr(cfg.InsideCopyDistance),
+		quantum:    uintptr(cfg.WorkVolumeQuantum),
+		stack:      make([]frame, max(3, cfg.MaxStackDepth)),
+		active:     -1,
+		white:      [2]int{-1, -1},
+		whitelists: [2]*whitelist{{}, &h.tenureWhitelist},
+		tlhCeiling: tlhMaximum,
+	}
+	e.es.activations = make([]uint64, cfg.MaxStackDepth)
+	if e.depth == 1 {
+		e.flags |= flagBreadthFirst
+	}
+	e.release = e.quantum
+	// Lower the whitespace ceiling for small survivor spaces so every
+	// worker gets several chunks.
+	for e.tlhCeiling > tlhMinimum && 4*e.tlhCeiling*uintptr(cfg.GCThreads) > h.survHi-h.survLo {
+		e.tlhCeiling -= tlhMinimum
+	}
+	return e
+}
+
+// evacuateRoot copies the object a root refers to and traces it to
+// exhaustion.
+func (e *evacuator) evacuateRoot(v *Value) {
+	if !v.IsRef() || !e.h.inEvacuate(v.AsRef()) {
+		return
+	}
+	e.resetConditions()
+	*v = FromRef(e.evacuate(v.AsRef(), noSlot))
+	e.scan()
+}
+
+// scanRemembered treats every slot of a remembered tenured object as a root
+// and reports whether the object still refers into the nursery.
+func (e *evacuator) scanRemembered(r Ref) bool {
+	h := e.h
+	m := h.MetaOf(r)
+	young := false
+	if cp := m.classObjectSlot(); *cp != 0 {
+		if h.inEvacuate(Ref(*cp)) {
+			e.resetConditions()
+			*cp = uint32(e.evacuate(Ref(*cp), noSlot))
+			e.scan()
+		}
+		young = h.IsYoung(Ref(*cp))
+	}
+	first, n := h.slotRange(r, m)
+	fixed := m.Layout() == LayoutFixed
+	for i := 0; i < n; i++ {
+		off := slotAt(m, fixed, first, i)
+		v := h.loadAt(off)
+		if !v.IsRef() {
+			continue
+		}
+		if h.inEvacuate(v.AsRef()) {
+			e.resetConditions()
+			v = FromRef(e.evacuate(v.AsRef(), off))
+			h.storeAt(off, v)
+			e.scan()
+		}
+		young = young || h.IsYoung(v.AsRef())
+	}
+	return young
+}
+
+// scanHeap loads and scans work until none is left.
+func (e *evacuator) scanHeap() {
+	for e.getWork() {
+		e.scan()
+	}
+}
+
+// resetConditions clears the per-work-item conditions before a root or a
+// work item (EVACUATOR.md §2.2).
+func (e *evacuator) resetConditions() {
+	e.flags &^= flagStackOverflow | flagDepthFirst
+}
+
+// getWork loads the bottom frame with the smaller outside copyspace's
+// material, else the worklist's head. It runs only with an empty stack.
+func (e *evacuator) getWork() bool {
+	e.resetConditions()
+	e.clearBottom()
+	pick := -1
+	for r := range e.outside {
+		if w := e.outside[r].work(); w > 0 && (pick < 0 || w < e.outside[pick].work()) {
+			pick = r
+		}
+	}
+	var ws workspace
+	if pick >= 0 {
+		cs := &e.outside[pick]
+		ws = workspace{region: region(pick), base: cs.base, size: cs.work()}
+		cs.base = cs.copy
+	} else {
+		var ok bool
+		if ws, ok = e.work.take(); !ok {
+			return false
+		}
+		e.release = clampRelease(e.work.volume, e.quantum)
+	}
+	e.stack[0] = frame{region: ws.region, base: ws.base, scan: ws.base, copy: ws.base + ws.size, end: ws.base + ws.size}
+	e.active = 0
+	e.es.activations[0]++
+	return true
+}
+
+// clearBottom moves any whitespace left in the bottom frame up into a free
+// frame, so the bottom frame can take work.
+func (e *evacuator) clearBottom() {
+	for r := range e.white {
+		if e.white[r] != 0 {
+			continue
+		}
+		j := 1
+		if e.white[1-r] == j {
+			j++
+		}
+		b := e.stack[0]
+		e.stack[0].end = b.copy
+		if j >= e.depth {
+			// No frame may take it (shallow stacks): give it up.
+			e.white[r] = -1
+			e.trim(region(r), block{b.copy, b.end})
+			continue
+		}
+		e.stack[j] = frame{region: b.region, base: b.copy, scan: b.copy, copy: b.copy, end: b.end}
+		e.white[r] = j
+	}
+}
+
+// scan runs the active frame and those pushed above it until the stack is
+// empty.
+func (e *evacuator) scan() {
+	h := e.h
+	for e.active >= 0 {
+		f := e.active
+		fr := &e.stack[f]
+		if fr.scan >= fr.copy {
+			e.pop()
+			continue
+		}
+		r := Ref(fr.scan >> 3)
+		m := h.MetaOf(r)
+		if fr.step == 0 {
+			fr.step = 1
+			if cp := m.classObjectSlot(); *cp != 0 {
+				if h.inEvacuate(Ref(*cp)) {
+					*cp = uint32(e.evacuate(Ref(*cp), noSlot))
+				}
+				if h.IsYoung(Ref(*cp)) {
+					fr.remembered = true
+				}
+				if e.active != f {
+					continue
+				}
+			}
+		}
+		first, n := h.slotRange(r, m)
+		fixed := m.Layout() == LayoutFixed
+		pushed := false
+		for i := fr.step - 1; i < n; i++ {
+			off := slotAt(m, fixed, first, i)
+			v := h.loadAt(off)
+			if !v.IsRef() {
+				continue
+			}
+			ref := v.AsRef()
+			if h.inEvacuate(ref) {
+				ref = e.evacuate(ref, off)
+				h.storeAt(off, FromRef(ref))
+			}
+			if h.IsYoung(ref) {
+				fr.remembered = true
+			}
+			if e.active != f {
+				fr.step = i + 2
+				pushed = true
+				break
+			}
+		}
+		if pushed {
+			continue
+		}
+		size := h.sizeOf(r, m)
+		if fr.region == tenureRegion && fr.remembered {
+			e.rememberTenured(r)
+		}
+		fr.scan += size
+		fr.step, fr.remembered = 0, false
+		e.stats.scannedBytes += uint64(size)
+	}
+}
+
+// pop retires the exhausted active frame: it is rebased (its leftover
+// whitespace stays for later pushes) and the frame below resumes. On
+// reaching the bottom after a stack overflow, frames become zero-width
+// (depth-first) until the next work item.
+func (e *evacuator) pop() {
+	fr := &e.stack[e.active]
+	fr.base = fr.scan
+	e.active--
+	if e.active <= 0 && e.flags&flagStackOverflow != 0 {
+		e.flags = e.flags&^flagStackOverflow | flagDepthFirst
+	}
+}
+
+// evacuate copies r (in evacuate space) inside or outside the stack and
+// returns its new reference. It may push a frame (e.active changes).
+func (e *evacuator) evacuate(r Ref, slot uintptr) Ref {
+	p, done := e.examine(r)
+	if done {
+		return p.to
+	}
+	reg := p.region
+	if p.size <= e.insideSize && !e.flushOutside(reg) {
+		if w := e.insideRoom(reg, p.size); w >= 0 {
+			fw := &e.stack[w]
+			at := fw.copy
+			fw.copy += p.size
+			n := e.install(&p, at, reg, slot)
+			e.es.insideBytes += uint64(p.size)
+			e.maybePush(reg, w, at, p.size)
+			return n
+		}
+	}
+	return e.copyOutside(&p, slot)
+}
+
+// maybePush opens a frame for a copy at offset at of size bytes that just
+// landed in white frame w: when it is beyond the active frame's width or
+// in a frame above the active one. Copies into frames below the active one
+// are scanned when the stack unwinds to them.
+func (e *evacuator) maybePush(reg region, w int, at, size uintptr) {
+	f := e.active
+	if w < f {
+		return
+	}
+	if w == f {
+		limit := e.stack[f].base
+		if e.flags&flagDepthFirst == 0 {
+			limit += e.distance
+		}
+		if at <= limit {
+			return
+		}
+	}
+	nf := e.nextFrame(reg, f+1)
+	if nf < 0 {
+		return // stack overflow: the copy is scanned where it is
+	}
+	if nf != w {
+		fw := &e.stack[w]
+		e.stack[nf] = frame{region: reg, base: at, scan: at, copy: at + size, end: fw.end}
+		fw.copy, fw.end = at, at
+		e.white[reg] = nf
+	}
+	e.active = nf
+	e.es.activations[nf]++
+}
+
+// nextFrame returns frame f, or f+1 if f holds the other region's
+// whitespace, or -1 (raising the stack-overflow condition) past the
+// maximum depth.
+func (e *evacuator) nextFrame(reg region, f int) int {
+	if f == e.white[reg.other()] {
+		f++
+	}
+	if f >= e.depth {
+		if e.flags&flagStackOverflow == 0 {
+			e.es.stackOverflows++
+		}
+		e.flags |= flagStackOverflow
+		return -1
+	}
+	return f
+}
+
+// flushOutside reports whether copies of region r must go outside.
+func (e *evacuator) flushOutside(r region) bool {
+	if e.h.stalled() {
+		e.flags |= flagStall
+	} else {
+		e.flags &^= flagStall
+	}
+	block := e.flags &^ (flagDepthFirst | overflowFlag(r.other()))
+	if block == 0 {
+		return false
+	}
+	switch {
+	case block&flagStall != 0:
+		e.es.flushStall++
+	case block&(flagSurvivorOverflow|flagTenureOverflow) != 0:
+		e.es.flushOverflow++
+	}
+	return true
+}
+
+// insideRoom returns the white frame of region r once it has room for
+// size bytes, refreshing the stack whitespace when the remainder is at most
+// stackRemainderDrop bytes; -1 sends the copy outside.
+func (e *evacuator) insideRoom(r region, size uintptr) int {
+	w := e.white[r]
+	var rem uintptr
+	if w >= 0 {
+		rem = e.stack[w].end - e.stack[w].copy
+		if rem >= size {
+			return w
+		}
+	}
+	if rem > stackRemainderDrop {
+		return -1
+	}
+	nf := e.nextFrame(r, e.active+1)
+	if nf < 0 {
+		return -1
+	}
+	b, ok := e.takeWhitespace(r, size, max(size, refreshThreshold))
+	if !ok {
+		return -1
+	}
+	if w >= 0 {
+		e.discard(r, block{e.stack[w].copy, e.stack[w].end})
+		e.stack[w].end = e.stack[w].copy
+	}
+	e.stack[nf] = frame{region: r, base: b.base, scan: b.base, copy: b.base, end: b.end}
+	e.white[r] = nf
+	return nf
+}
+
+// takeWhitespace gets a block of at least minSize bytes for region r: the
+// whitelist's top if it holds more than wlMin, else a fresh chunk whose
+// size shrinks as the survivor space fills.
+func (e *evacuator) takeWhitespace(r region, minSize, wlMin uintptr) (block, bool) {
+	if b, ok := e.whitelists[r].take(wlMin); ok {
+		return b, true
+	}
+	want := e.tlhCeiling
+	if r == survivorRegion {
+		free := e.h.survivorFree()
+		want = min(want, max(free/8, tlhMinimum)&^(tlhMinimum-1))
+	}
+	want = max(want, minSize)
+	base, end, ok := e.h.whitespace(r, minSize, want)
+	return block{base, end}, ok
+}
+
+// discard disposes of a whitespace block: the whitelist keeps it if it is
+// big enough (displacing a smaller one), anything else becomes a hole.
+func (e *evacuator) discard(r region, b block) {
+	if b.size() == 0 {
+		return
+	}
+	if d, dropped := e.whitelists[r].add(b); dropped && d.size() > 0 {
+		e.h.fill(d.base, d.size())
+		e.es.discarded += uint64(d.size())
+	}
+}
+
+// copyOutside copies an object into its region's outside copyspace (or the
+// other region's when its own is exhausted), handling refresh, overflow,
+// injection into the stack and solo copies (EVACUATOR.md §2.7).
+func (e *evacuator) copyOutside(p *pendingCopy, slot uintptr) Ref {
+	for _, r := range [2]region{p.region, p.region.other()} {
+		cs := &e.outside[r]
+		if cs.free() >= p.size {
+			return e.copyInto(p, r, cs, slot)
+		}
+		rem := cs.free()
+		if rem > minReusableWhitespace && e.overflowBytes[r] <= overflowRefresh {
+			// Too much left to drop: overflow. Place the misfit in the
+			// stack whitespace if it fits, else solo.
+			if rem < refreshThreshold {
+				e.flags |= overflowFlag(r)
+			}
+			e.overflowBytes[r] += p.size
+			if w := e.white[r]; w >= 0 && e.stack[w].end-e.stack[w].copy >= p.size {
+				fw := &e.stack[w]
+				at := fw.copy
+				fw.copy += p.size
+				n := e.install(p, at, r, slot)
+				e.maybePush(r, w, at, p.size)
+				return n
+			}
+			if b, ok := e.takeWhitespace(r, p.size, p.size); ok {
+				return e.copySolo(p, r, b, slot)
+			}
+			continue
+		}
+		// Refresh: release the work, give up the remainder, take new
+		// whitespace.
+		b, ok := e.takeWhitespace(r, p.size, max(p.size, refreshThreshold))
+		if !ok {
+			continue
+		}
+		e.releaseWork(r, cs)
+		e.discard(r, block{cs.copy, cs.end})
+		*cs = copyspace{base: b.base, copy: b.base, end: b.end}
+		e.flags &^= overflowFlag(r)
+		e.overflowBytes[r] = 0
+		return e.copyInto(p, r, cs, slot)
+	}
+	panic(&OutOfMemoryError{Msg: "no room to copy survivors (survivor space and tenure exhausted)"})
+}
+
+// copyInto copies into an outside copyspace with room and releases its
+// work once it reaches the release threshold.
+func (e *evacuator) copyInto(p *pendingCopy, r region, cs *copyspace, slot uintptr) Ref {
+	at := cs.copy
+	cs.copy += p.size
+	n := e.install(p, at, r, slot)
+	if cs.work() >= e.release {
+		e.releaseWork(r, cs)
+	}
+	return n
+}
+
+// copySolo copies an object into a block of its own; the copy is work at
+// once and the rest of the block is kept as whitespace if it is worth it.
+func (e *evacuator) copySolo(p *pendingCopy, r region, b block, slot uintptr) Ref {
+	n := e.install(p, b.base, r, slot)
+	e.work.add(workspace{region: r, base: b.base, size: p.size})
+	e.discard(r, block{b.base + p.size, b.end})
+	return n
+}
+
+// releaseWork hands a copyspace's copied material to the worklist.
+func (e *evacuator) releaseWork(r region, cs *copyspace) {
+	if cs.work() == 0 {
+		return
+	}
+	e.work.add(workspace{region: r, base: cs.base, size: cs.work()})
+	cs.base = cs.copy
+	e.release = clampRelease(e.work.volume, e.quantum)
+}
+
+// clampRelease is the work release threshold: the worker's own volume
+// clamped to [quantum, 16 quanta].
+func clampRelease(volume, quantum uintptr) uintptr {
+	return min(max(volume, quantum), 16*quantum)
+}
+
+// finish gives back all whitespace: trailing blocks return to their region,
+// the rest is kept in the whitelists (tenure's persists) or filled.
+func (e *evacuator) finish() {
+	for r := range e.white {
+		if w := e.white[r]; w >= 0 {
+			e.trim(region(r), block{e.stack[w].copy, e.stack[w].end})
+			e.stack[w].end = e.stack[w].copy
+		}
+	}
+	for r := range e.outside {
+		cs := &e.outside[r]
+		e.trim(region(r), block{cs.copy, cs.end})
+		cs.end = cs.copy
+	}
+	// The survivor whitelist does not outlive the collection.
+	for _, b := range e.whitelists[survivorRegion].blocks {
+		e.h.fill(b.base, b.size())
+		e.es.discarded += uint64(b.size())
+	}
+	e.whitelists[survivorRegion].blocks = nil
+	for _, b := range e.whitelists[tenureRegion].blocks {
+		e.h.fill(b.base, b.size())
+	}
+}
+
+// trim returns a leftover block: to the region when it ends at the
+// region's top (recycled), else to the whitelist or as a hole.
+func (e *evacuator) trim(r region, b block) {
+	if b.size() == 0 {
+		return
+	}
+	if e.h.recycle(r, b) {
+		e.es.recycled += uint64(b.size())
+		return
+	}
+	e.discard(r, b)
+}
+
+// report returns the collection's evacuator metrics.
+func (e *evacuator) report() *EvacuatorStats {
+	return &EvacuatorStats{
+		StackActivations: e.es.activations,
+		FlushStall:       e.es.flushStall,
+		FlushOverflow:    e.es.flushOverflow,
+		StackOverflows:   e.es.stackOverflows,
+		DiscardedBytes:   e.es.discarded,
+		RecycledBytes:    e.es.recycled,
+	}
+}
