@@ -69,10 +69,10 @@ func overflowFlag(r region) evacFlags {
 
 // frame is one scanspace of the stack.
 type frame struct {
-	region               region
+	region                region
 	base, scan, copy, end uintptr
-	step                 int  // next step of the object at scan: 0 = its class object, k = slot k-1
-	remembered           bool // the tenured object at scan refers into the nursery
+	step                  int  // next step of the object at scan: 0 = its class object, k = slot k-1
+	remembered            bool // the tenured object at scan refers into the nursery
 }
 
 // evacStats are the evacuator's own counters for one collection.

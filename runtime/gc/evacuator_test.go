@@ -8,7 +8,7 @@ import (
 
 // evacuatorConfigs are the parameter corners the evacuator must survive.
 var evacuatorConfigs = []struct {
-	name                     string
+	name                    string
 	depth, inside, distance int
 }{
 	{"default", 32, 256, 4096},

@@ -60,7 +60,7 @@ type Heap struct {
 	// tenureWhitelist is the evacuator's tenure whitespace, kept across
 	// nursery collections as filler holes; global collections drop it.
 	tenureWhitelist whitelist
-	markStack             []Ref
+	markStack       []Ref
 
 	start         time.Time
 	stressCount   int
