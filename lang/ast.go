@@ -8,6 +8,14 @@ package lang
 // Slot numbering follows clox: in every function, slot 0 holds the callee
 // (or `this` in methods and initializers), parameters take slots 1..n, and
 // locals follow in declaration order; a slot is reused once its block ends.
+// A local's Slot is its index in the frame's stack of live locals at the
+// moment it is declared, so locals are always pushed and popped in order:
+// a declaration's slot is exactly the next free one, and leaving a block
+// (BlockStmt.Locals), a for loop (ForStmt.Locals) or a class with a
+// superclass (ClassStmt.SuperLocal) frees the most recent slots.
+//
+// Lines follow clox: a token's line is the line of its last character
+// (a string literal spanning lines has the line of its closing quote).
 
 // Token is a lexeme with its source line; error messages quote Lexeme.
 type Token struct {
@@ -18,6 +26,11 @@ type Token struct {
 // Program is a whole script (or one REPL entry).
 type Program struct {
 	Stmts []Stmt
+	// MaxSlots is filled by the resolver: the frame size of the script
+	// function in slots, including slot 0. Top-level declarations are
+	// globals, but blocks, `for (var ...)` and the hidden "super" of a class
+	// with a superclass make locals even at top level.
+	MaxSlots int
 }
 
 // Stmt is any statement or declaration.
@@ -35,7 +48,8 @@ const (
 	BindUpvalue                 // Index is an upvalue of the current closure
 )
 
-// Binding is the resolver's answer for one variable reference.
+// Binding is the resolver's answer for one variable reference. For
+// BindGlobal, Index is 0 and the name is the node's own token.
 type Binding struct {
 	Kind  BindKind
 	Index int
@@ -67,27 +81,39 @@ const (
 	KindScript
 )
 
-// Function is a function or method declaration.
+// Function is a function or method declaration. The script itself has no
+// Function: its statements are Program.Stmts and its frame size is
+// Program.MaxSlots (KindScript is for the compiler's own use).
+//
+// Params are the function's first locals: Params[i].Slot is i+1, and
+// Params[i].Captured says whether a closure captures it. Locals declared
+// directly in Body share the parameters' scope (as in clox, `fun f(a) {
+// var a; }` is an error) and are never popped: returning discards the frame
+// and closes whatever upvalues are still open.
 type Function struct {
 	Name     Token // for methods the method name; "script" never appears here
 	Kind     FunctionKind
 	Params   []*Local
 	Body     []Stmt
 	EndLine  int          // line of the closing brace (implicit return)
-	Upvalues []UpvalueRef // filled by the resolver
+	Upvalues []UpvalueRef // filled by the resolver, in clox's order, deduplicated
 	MaxSlots int          // filled by the resolver: frame size in slots, including slot 0
 }
 
 // ---- statements ----
 
-// VarStmt: `var Name = Init;` Init may be nil. Local is nil for globals.
+// VarStmt: `var Name = Init;` Init may be nil. Local is nil for globals
+// (scope depth 0 of the script: top-level declarations outside any block,
+// for loop or function).
 type VarStmt struct {
 	Name  Token
 	Init  Expr
 	Local *Local
 }
 
-// FunStmt: `fun name(...) {...}`. Local is nil for globals.
+// FunStmt: `fun name(...) {...}`. Local is nil for globals. A local
+// function's variable is initialized before its body is resolved, so the
+// body can call it (as an upvalue of the enclosing slot).
 type FunStmt struct {
 	Func  *Function
 	Local *Local
@@ -96,6 +122,15 @@ type FunStmt struct {
 // ClassStmt: `class Name < Superclass { methods }`.
 // Local is nil for a global class. When there is a superclass, SuperLocal is
 // the hidden local named "super" that the methods capture (clox's scheme).
+//
+// The order is clox's: the class variable is declared and initialized
+// first (Local, if any, takes the next slot); then, with a superclass, a new
+// scope opens holding only SuperLocal, whose slot is the next free one (at
+// top level that is a slot of the script frame, usually 1; for a local
+// class it is Local.Slot+1). The compiler pushes the superclass value into
+// that slot, inherits, compiles the methods, and when the class statement
+// ends pops SuperLocal, closing it if SuperLocal.Captured (it is whenever a
+// method uses super). Superclass.Binding locates the superclass name.
 type ClassStmt struct {
 	Name       Token
 	Local      *Local
@@ -110,7 +145,8 @@ type ExprStmt struct {
 	Line int // line of the terminating ';' (clox pops there)
 }
 
-// PrintStmt: `print X;`.
+// PrintStmt: `print X;`. Line is the line of the ';' (clox emits OP_PRINT
+// there).
 type PrintStmt struct {
 	X    Expr
 	Line int
@@ -124,7 +160,8 @@ type BlockStmt struct {
 	EndLine int
 }
 
-// IfStmt: Else may be nil.
+// IfStmt: Else may be nil. Line is the line of the `if` keyword (likewise
+// for WhileStmt and ForStmt).
 type IfStmt struct {
 	Cond Expr
 	Then Stmt
@@ -141,6 +178,13 @@ type WhileStmt struct {
 
 // ForStmt: `for (Init; Cond; Incr) Body`; each part may be nil. Locals are
 // the variables declared by Init (the loop's own scope).
+//
+// Init is a *VarStmt, an *ExprStmt or nil. The loop's scope opens before
+// Init, even at top level, so `for (var i ...)` always makes a local: Locals
+// is empty or that one variable, in the next free slot, and the body (a
+// BlockStmt usually) has its own scope nested inside. As in clox there is
+// one variable for the whole loop, not one per iteration. Leaving the loop
+// pops Locals (closing it if Captured).
 type ForStmt struct {
 	Init   Stmt
 	Cond   Expr
@@ -233,14 +277,17 @@ type SetExpr struct {
 	Value  Expr
 }
 
-// ThisExpr: `this`; Binding locates it (slot 0 of the method, or an upvalue).
+// ThisExpr: `this`; Binding locates it (BindLocal 0 directly in a method,
+// or an upvalue in a function nested in one).
 type ThisExpr struct {
 	Keyword Token
 	Binding Binding
 }
 
 // SuperExpr: `super.Method`. This locates `this`, Super locates the hidden
-// "super" variable.
+// "super" variable (always an upvalue: it lives in the frame enclosing the
+// class). For `super.m(args)` the parser gives CallExpr{Callee: SuperExpr};
+// clox compiles that as one OP_SUPER_INVOKE.
 type SuperExpr struct {
 	Keyword Token
 	Method  Token

@@ -1,6 +1,10 @@
 package gc
 
-import "io"
+import (
+	"io"
+
+	"minivm/runtime/mem"
+)
 
 // Collector names a nursery collector.
 type Collector string
@@ -45,6 +49,23 @@ type Config struct {
 	Log       io.Writer
 	LogDetail bool // -Xlog:gc*: per-collection detail lines
 	StatsFile io.Writer
+
+	// Class-metadata sub-allocator below 4 GB (runtime/mem.Low4G, issue
+	// 7). Zero sizes take the mem.DefaultSuballocator* defaults.
+	SuballocatorInitialSize   uintptr // -Xgc:suballocatorInitialSize: first region, reserved at start
+	SuballocatorCommitSize    uintptr // -Xgc:suballocatorCommitSize: commit step inside the first region
+	SuballocatorIncrementSize uintptr // -Xgc:suballocatorIncrementSize: each further region
+	// SuballocatorBruteForce (-Xgc:suballocatorQuickAllocDisable) finds
+	// regions by stepping mmap hints instead of the quick /proc/self/maps
+	// gap search; false (the zero value) is quick, the default.
+	SuballocatorBruteForce bool
+
+	// Pretouch of committed tenure (issue 7). Pretouch
+	// (-Xgc:pretouch=<mode>) selects the mode; AlwaysPreTouch
+	// (-XX:+AlwaysPreTouch) alone selects the fastest one (parallel
+	// MADV_POPULATE_WRITE). The nursery is always populated.
+	Pretouch       mem.PretouchMode
+	AlwaysPreTouch bool
 }
 
 // Defaults, each with its reason.
@@ -88,5 +109,9 @@ func DefaultConfig() Config {
 		MaxInsideCopySize:  DefaultMaxInsideCopySize,
 		InsideCopyDistance: DefaultInsideCopyDistance,
 		WorkVolumeQuantum:  DefaultWorkVolumeQuantum,
+
+		SuballocatorInitialSize:   mem.DefaultSuballocatorInitialSize,
+		SuballocatorCommitSize:    mem.DefaultSuballocatorCommitSize,
+		SuballocatorIncrementSize: mem.DefaultSuballocatorIncrementSize,
 	}
 }

@@ -1,11 +1,22 @@
 package gc
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
 
 // Forwarding, copying and tenuring: the part of a nursery collection that
 // does not depend on traversal order. A worker copies an object the first
 // time it sees it, leaves a forwarding header behind, and returns the new
 // reference to every later visitor.
+//
+// With several workers, two may copy the same object at once. Each copies
+// into its own whitespace, then tries to install the forwarding header with
+// a compare-and-swap on the original header word. The loser takes its
+// whitespace back (or leaves a filler hole) and uses the winner's copy.
+// The copy is complete before the CAS publishes it, so a worker that reads
+// a forwarding header (atomically) sees a finished object.
 
 // worker is one GC thread's state for nursery collections. Collectors add
 // their traversal state beside it; parallel collection adds workers.
@@ -22,6 +33,9 @@ type worker struct {
 	scanning     *copyCache // the cache being scanned
 	deferred     *copyCache // a half-scanned cache set aside by aliasing
 	aliasTo      *copyCache // where shouldAlias decided to switch
+
+	stallTime time.Duration // waiting for work
+	stalls    int
 
 	// newRemembered collects tenured objects found to hold nursery
 	// references during this collection.
@@ -44,9 +58,15 @@ func (w *worker) forward(r Ref, slot uintptr) Ref {
 	if done {
 		return p.to
 	}
-	to, c := w.reserve(p.region, p.size)
-	w.lastCopy = c
-	return w.install(&p, to, c.region, slot)
+	to, c, solo := w.reserve(p.region, p.size)
+	n, won := w.install(&p, to, c.region, slot, &c.copy)
+	if won {
+		w.lastCopy = c
+		if solo {
+			w.h.pushSolo(w, c, n)
+		}
+	}
+	return n
 }
 
 // pendingCopy describes an object about to be copied.
@@ -64,7 +84,7 @@ type pendingCopy struct {
 // tenuring selects (tenure once the object reaches the tenure age).
 func (w *worker) examine(r Ref) (p pendingCopy, done bool) {
 	h := w.h
-	hdr := *h.word(r, 0)
+	hdr := atomic.LoadUint64(h.word(r, 0))
 	if hdr&hdrForwarded != 0 {
 		return pendingCopy{to: Ref(uint32(hdr))}, true
 	}
@@ -75,9 +95,12 @@ func (w *worker) examine(r Ref) (p pendingCopy, done bool) {
 	return p, false
 }
 
-// install copies the object to offset to in region reg, leaves a
-// forwarding header behind and counts the copy.
-func (w *worker) install(p *pendingCopy, to uintptr, reg region, slot uintptr) Ref {
+// install copies the object to offset to in region reg (whose copy head
+// *head has already been advanced past it) and tries to forward the
+// original there. If another worker won the race, the whitespace is given
+// back (the head rolls back, or a hole is left) and the winner's copy is
+// returned with won false. Only winners count copies.
+func (w *worker) install(p *pendingCopy, to uintptr, reg region, slot uintptr, head *uintptr) (n Ref, won bool) {
 	h := w.h
 	from := uintptr(p.from) << 3
 	copy(unsafe.Slice((*byte)(unsafe.Add(h.base, to)), p.size), unsafe.Slice((*byte)(unsafe.Add(h.base, from)), p.size))
@@ -86,52 +109,58 @@ func (w *worker) install(p *pendingCopy, to uintptr, reg region, slot uintptr) R
 		newHdr |= min(p.age+1, MaxAge) << hdrAgeShift
 	}
 	*h.word(Ref(to>>3), 0) = newHdr
-	*h.word(p.from, 0) = hdrForwarded | uint64(to>>3)
+	if !atomic.CompareAndSwapUint64(h.word(p.from, 0), p.hdr, hdrForwarded|uint64(to>>3)) {
+		if *head == to+p.size {
+			*head = to
+		} else {
+			h.fill(to, p.size)
+		}
+		return Ref(uint32(atomic.LoadUint64(h.word(p.from, 0)))), false
+	}
 	w.stats.recordCopy(slot, to, p.size, reg == tenureRegion)
-	return Ref(to >> 3)
+	return Ref(to >> 3), true
 }
 
 // reserve finds room for size bytes in region r's copy cache, refreshing
 // it, or in the other region when r is full.
-func (w *worker) reserve(r region, size uintptr) (uintptr, *copyCache) {
+func (w *worker) reserve(r region, size uintptr) (uintptr, *copyCache, bool) {
 	if c := w.cache[r]; c != nil && c.copy+size <= c.end {
 		to := c.copy
 		c.copy += size
-		return to, c
+		return to, c, false
 	}
 	for _, reg := range [2]region{r, r.other()} {
-		if c := w.refresh(reg, size); c != nil {
+		if c, solo := w.refresh(reg, size); c != nil {
 			to := c.copy
 			c.copy += size
-			return to, c
+			return to, c, solo
 		}
 	}
 	panic(&OutOfMemoryError{Msg: "no room to copy survivors (survivor space and tenure exhausted)"})
 }
 
 // refresh retires region r's cache and carves a new one that fits size.
-// Objects larger than half a cache get a cache of their own, leaving the
-// current one in place.
-func (w *worker) refresh(r region, size uintptr) *copyCache {
-	solo := size > copyCacheSize/2
-	want := uintptr(copyCacheSize)
+// Objects larger than half a cache get a cache of their own (solo), which
+// goes to the scan list once the copy is installed.
+func (w *worker) refresh(r region, size uintptr) (c *copyCache, solo bool) {
+	solo = size > w.h.scavengerCacheSize()/2
+	want := w.h.scavengerCacheSize()
 	if solo {
 		want = size
 	}
 	base, end, ok := w.h.whitespace(r, size, want)
 	if !ok {
-		return nil
+		return nil, false
 	}
-	c := &copyCache{region: r, base: base, scan: base, copy: base, end: end}
+	c = &copyCache{region: r, base: base, scan: base, copy: base, end: end}
 	if solo {
-		w.h.pushScan(c)
-		return c
+		return c, true
 	}
 	if old := w.cache[r]; old != nil {
 		w.retire(old)
 	}
 	w.cache[r] = c
-	return c
+	return c, false
 }
 
 // retire stops copying into c; its unscanned material goes to the scan list
@@ -153,11 +182,12 @@ func (w *worker) retire(c *copyCache) {
 func (w *worker) scanObject(r Ref, m Meta, from int, c *copyCache) (next int, young, done bool) {
 	h := w.h
 	if from == 0 {
-		if cp := m.classObjectSlot(); *cp != 0 {
-			if h.inEvacuate(Ref(*cp)) {
-				*cp = uint32(w.forward(Ref(*cp), noSlot))
+		if co := m.loadClassObject(); co != 0 {
+			if h.inEvacuate(co) {
+				co = w.forward(co, noSlot)
+				m.storeClassObject(co)
 			}
-			young = h.IsYoung(Ref(*cp))
+			young = h.IsYoung(co)
 		}
 	}
 	first, n := h.slotRange(r, m)
@@ -184,12 +214,20 @@ func (w *worker) scanObject(r Ref, m Meta, from int, c *copyCache) (next int, yo
 	return n, young, true
 }
 
-// rememberTenured adds tenured object r to the remembered set.
+// rememberTenured adds tenured object r to the remembered set (this
+// worker's part of it). The header bit is set atomically: workers scanning
+// different segments of one array may remember it at the same time.
 func (w *worker) rememberTenured(r Ref) {
 	hp := w.h.word(r, 0)
-	if *hp&hdrRemembered == 0 {
-		*hp |= hdrRemembered
-		w.newRemembered = append(w.newRemembered, r)
-		w.stats.remembered++
+	for {
+		old := atomic.LoadUint64(hp)
+		if old&hdrRemembered != 0 {
+			return
+		}
+		if atomic.CompareAndSwapUint64(hp, old, old|hdrRemembered) {
+			break
+		}
 	}
+	w.newRemembered = append(w.newRemembered, r)
+	w.stats.remembered++
 }

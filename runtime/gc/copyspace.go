@@ -27,6 +27,11 @@ type copyCache struct {
 	fromList              bool // taken off the scan list: its scanning does not count as inside
 	retired               bool // no longer a copy destination
 	objYoung              bool // the object at scan refers into the nursery so far
+
+	// A segment of a split pointer array: elements [from, to) of array.
+	segment  bool
+	array    Ref
+	from, to int
 }
 
 func (c *copyCache) unscanned() uintptr { return c.copy - c.scan }
@@ -104,6 +109,3 @@ func (h *Heap) recycle(r region, b block) bool {
 	return true
 }
 
-// stalled reports whether some GC worker is waiting for work. (One worker
-// for now: never.)
-func (h *Heap) stalled() bool { return false }

@@ -1,5 +1,10 @@
 package gc
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 // The evacuator (-Xgc:recursiveScanOrdering): OMR's depth-first nursery
 // collector, rebuilt on minivm's heap. EVACUATOR.md describes the original;
 // this is the same algorithm for one worker's state.
@@ -101,12 +106,25 @@ type evacuator struct {
 	outside       [2]copyspace
 	overflowBytes [2]uintptr
 	whitelists    [2]*whitelist
-	work          worklist
+
+	listMu sync.Mutex   // guards work against thieves
+	work   worklist     // released workspaces
+	volume atomic.Int64 // work.volume, published for thieves
+
 	flags         evacFlags
 	release       uintptr // work release threshold
 	tlhCeiling    uintptr
 
 	es evacStats
+}
+
+// tenureWhitelist returns worker id's persistent tenure whitelist.
+func (h *Heap) tenureWhitelist(id int) *whitelist {
+	if len(h.tenureWhitelists) < h.cfg.GCThreads {
+		// Grow once, before any worker holds a pointer into the slice.
+		h.tenureWhitelists = append(h.tenureWhitelists, make([]whitelist, h.cfg.GCThreads-len(h.tenureWhitelists))...)
+	}
+	return &h.tenureWhitelists[id]
 }
 
 func newEvacuator(w *worker) *evacuator {
@@ -121,7 +139,7 @@ func newEvacuator(w *worker) *evacuator {
 		stack:      make([]frame, max(3, cfg.MaxStackDepth)),
 		active:     -1,
 		white:      [2]int{-1, -1},
-		whitelists: [2]*whitelist{{}, &h.tenureWhitelist},
+		whitelists: [2]*whitelist{{}, h.tenureWhitelist(w.id)},
 		tlhCeiling: tlhMaximum,
 	}
 	e.es.activations = make([]uint64, cfg.MaxStackDepth)
@@ -154,13 +172,14 @@ func (e *evacuator) scanRemembered(r Ref) bool {
 	h := e.h
 	m := h.MetaOf(r)
 	young := false
-	if cp := m.classObjectSlot(); *cp != 0 {
-		if h.inEvacuate(Ref(*cp)) {
+	if co := m.loadClassObject(); co != 0 {
+		if h.inEvacuate(co) {
 			e.resetConditions()
-			*cp = uint32(e.evacuate(Ref(*cp), noSlot))
+			co = e.evacuate(co, noSlot)
+			m.storeClassObject(co)
 			e.scan()
 		}
-		young = h.IsYoung(Ref(*cp))
+		young = h.IsYoung(co)
 	}
 	first, n := h.slotRange(r, m)
 	fixed := m.Layout() == LayoutFixed
@@ -181,10 +200,55 @@ func (e *evacuator) scanRemembered(r Ref) bool {
 	return young
 }
 
-// scanHeap loads and scans work until none is left.
+// scanHeap loads and scans work until no worker has any left.
 func (e *evacuator) scanHeap() {
-	for e.getWork() {
+	for {
+		ws, ok := e.getWork()
+		if !ok {
+			if !e.waitForWork() {
+				return
+			}
+			continue
+		}
+		if ws.segment {
+			e.scanSegment(ws)
+			continue
+		}
+		e.stack[0] = frame{region: ws.region, base: ws.base, scan: ws.base, copy: ws.base + ws.size, end: ws.base + ws.size}
+		e.active = 0
+		e.es.activations[0]++
 		e.scan()
+	}
+}
+
+// scanSegment scans one segment of a split pointer array from the bottom of
+// the stack, tracing each element to exhaustion.
+func (e *evacuator) scanSegment(ws workspace) {
+	h := e.h
+	first := ws.base + 2*WordSize
+	young := false
+	for i := ws.from; i < ws.to; i++ {
+		off := first + uintptr(i)*WordSize
+		v := h.loadAt(off)
+		if !v.IsRef() {
+			continue
+		}
+		ref := v.AsRef()
+		if h.inEvacuate(ref) {
+			e.resetConditions()
+			ref = e.evacuate(ref, off)
+			h.storeAt(off, FromRef(ref))
+			e.scan()
+		}
+		young = young || h.IsYoung(ref)
+	}
+	scanned := uint64(ws.to-ws.from) * WordSize
+	if ws.from == 0 {
+		scanned += 2 * WordSize
+	}
+	e.stats.scannedBytes += scanned
+	if young && ws.region == tenureRegion {
+		e.rememberTenured(Ref(ws.base >> 3))
 	}
 }
 
@@ -194,33 +258,32 @@ func (e *evacuator) resetConditions() {
 	e.flags &^= flagStackOverflow | flagDepthFirst
 }
 
-// getWork loads the bottom frame with the smaller outside copyspace's
-// material, else the worklist's head. It runs only with an empty stack.
-func (e *evacuator) getWork() bool {
+// getWork picks the next work for the bottom frame: the smaller outside
+// copyspace's material, else the worklist's head. It runs only with an
+// empty stack.
+func (e *evacuator) getWork() (workspace, bool) {
 	e.resetConditions()
 	e.clearBottom()
+	if e.h.stalled() {
+		e.release = max(e.release/2, refreshThreshold)
+	}
 	pick := -1
 	for r := range e.outside {
 		if w := e.outside[r].work(); w > 0 && (pick < 0 || w < e.outside[pick].work()) {
 			pick = r
 		}
 	}
-	var ws workspace
 	if pick >= 0 {
 		cs := &e.outside[pick]
-		ws = workspace{region: region(pick), base: cs.base, size: cs.work()}
+		ws := workspace{region: region(pick), base: cs.base, size: cs.work()}
 		cs.base = cs.copy
-	} else {
-		var ok bool
-		if ws, ok = e.work.take(); !ok {
-			return false
-		}
-		e.release = clampRelease(e.work.volume, e.quantum)
+		return ws, true
 	}
-	e.stack[0] = frame{region: ws.region, base: ws.base, scan: ws.base, copy: ws.base + ws.size, end: ws.base + ws.size}
-	e.active = 0
-	e.es.activations[0]++
-	return true
+	ws, ok := e.takeWork()
+	if ok {
+		e.release = e.releaseThreshold()
+	}
+	return ws, ok
 }
 
 // clearBottom moves any whitespace left in the bottom frame up into a free
@@ -262,11 +325,12 @@ func (e *evacuator) scan() {
 		m := h.MetaOf(r)
 		if fr.step == 0 {
 			fr.step = 1
-			if cp := m.classObjectSlot(); *cp != 0 {
-				if h.inEvacuate(Ref(*cp)) {
-					*cp = uint32(e.evacuate(Ref(*cp), noSlot))
+			if co := m.loadClassObject(); co != 0 {
+				if h.inEvacuate(co) {
+					co = e.evacuate(co, noSlot)
+					m.storeClassObject(co)
 				}
-				if h.IsYoung(Ref(*cp)) {
+				if h.IsYoung(co) {
 					fr.remembered = true
 				}
 				if e.active != f {
@@ -336,9 +400,11 @@ func (e *evacuator) evacuate(r Ref, slot uintptr) Ref {
 			fw := &e.stack[w]
 			at := fw.copy
 			fw.copy += p.size
-			n := e.install(&p, at, reg, slot)
-			e.es.insideBytes += uint64(p.size)
-			e.maybePush(reg, w, at, p.size)
+			n, won := e.install(&p, at, reg, slot, &fw.copy)
+			if won {
+				e.es.insideBytes += uint64(p.size)
+				e.maybePush(reg, w, at, p.size)
+			}
 			return n
 		}
 	}
@@ -496,8 +562,10 @@ func (e *evacuator) copyOutside(p *pendingCopy, slot uintptr) Ref {
 				fw := &e.stack[w]
 				at := fw.copy
 				fw.copy += p.size
-				n := e.install(p, at, r, slot)
-				e.maybePush(r, w, at, p.size)
+				n, won := e.install(p, at, r, slot, &fw.copy)
+				if won {
+					e.maybePush(r, w, at, p.size)
+				}
 				return n
 			}
 			if b, ok := e.takeWhitespace(r, p.size, p.size); ok {
@@ -526,8 +594,8 @@ func (e *evacuator) copyOutside(p *pendingCopy, slot uintptr) Ref {
 func (e *evacuator) copyInto(p *pendingCopy, r region, cs *copyspace, slot uintptr) Ref {
 	at := cs.copy
 	cs.copy += p.size
-	n := e.install(p, at, r, slot)
-	if cs.work() >= e.release {
+	n, won := e.install(p, at, r, slot, &cs.copy)
+	if won && cs.work() >= e.release {
 		e.releaseWork(r, cs)
 	}
 	return n
@@ -536,9 +604,12 @@ func (e *evacuator) copyInto(p *pendingCopy, r region, cs *copyspace, slot uintp
 // copySolo copies an object into a block of its own; the copy is work at
 // once and the rest of the block is kept as whitespace if it is worth it.
 func (e *evacuator) copySolo(p *pendingCopy, r region, b block, slot uintptr) Ref {
-	n := e.install(p, b.base, r, slot)
-	e.work.add(workspace{region: r, base: b.base, size: p.size})
-	e.discard(r, block{b.base + p.size, b.end})
+	head := b.base + p.size
+	n, won := e.install(p, b.base, r, slot, &head)
+	if won {
+		e.addWork(workspace{region: r, base: b.base, size: p.size})
+	}
+	e.discard(r, block{head, b.end})
 	return n
 }
 
@@ -547,15 +618,18 @@ func (e *evacuator) releaseWork(r region, cs *copyspace) {
 	if cs.work() == 0 {
 		return
 	}
-	e.work.add(workspace{region: r, base: cs.base, size: cs.work()})
+	e.addWork(workspace{region: r, base: cs.base, size: cs.work()})
 	cs.base = cs.copy
-	e.release = clampRelease(e.work.volume, e.quantum)
+	e.release = e.releaseThreshold()
 }
 
-// clampRelease is the work release threshold: the worker's own volume
-// clamped to [quantum, 16 quanta].
-func clampRelease(volume, quantum uintptr) uintptr {
-	return min(max(volume, quantum), 16*quantum)
+// releaseThreshold is the work release threshold: the worker's own volume
+// clamped to [quantum, 16 quanta], or one quantum while a peer is stalled.
+func (e *evacuator) releaseThreshold() uintptr {
+	if e.h.stalled() {
+		return e.quantum
+	}
+	return min(max(uintptr(e.volume.Load()), e.quantum), 16*e.quantum)
 }
 
 // finish gives back all whitespace: trailing blocks return to their region,
@@ -596,14 +670,18 @@ func (e *evacuator) trim(r region, b block) {
 	e.discard(r, b)
 }
 
-// report returns the collection's evacuator metrics.
-func (e *evacuator) report() *EvacuatorStats {
-	return &EvacuatorStats{
-		StackActivations: e.es.activations,
-		FlushStall:       e.es.flushStall,
-		FlushOverflow:    e.es.flushOverflow,
-		StackOverflows:   e.es.stackOverflows,
-		DiscardedBytes:   e.es.discarded,
-		RecycledBytes:    e.es.recycled,
+// mergeEvacuatorStats sums the workers' evacuator metrics.
+func mergeEvacuatorStats(evacs []*evacuator) *EvacuatorStats {
+	s := &EvacuatorStats{StackActivations: make([]uint64, len(evacs[0].es.activations))}
+	for _, e := range evacs {
+		for i, a := range e.es.activations {
+			s.StackActivations[i] += a
+		}
+		s.FlushStall += e.es.flushStall
+		s.FlushOverflow += e.es.flushOverflow
+		s.StackOverflows += e.es.stackOverflows
+		s.DiscardedBytes += e.es.discarded
+		s.RecycledBytes += e.es.recycled
 	}
+	return s
 }

@@ -35,7 +35,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 		h.verify(st.GC, "before global collection")
 	}
 	start := time.Now()
-	h.tenureWhitelist.blocks = nil // its blocks are holes that compaction removes
+	h.tenureWhitelists = nil // their blocks are holes that compaction removes
 
 	tenure, nursery := &h.tenureMap, &h.nurseryMap
 	tenure.reset(h.tenureLo, h.tenureTop)
@@ -113,6 +113,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 		h.remembered = append(h.remembered, r)
 	}
 	pause := time.Since(start)
+	st.CPUPct = 100 // marking and compaction run on one thread
 	var none workerStats
 	h.endCollection(st, pause, &none, 0)
 	if h.cfg.Verify {

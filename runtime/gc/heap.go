@@ -39,10 +39,13 @@ type Heap struct {
 
 	tlab TLAB // the (single) mutator's TLAB
 
-	metaArena        *mem.LowArena
-	filler8, fillerN Meta // holes of one word and of more
-	liveMetas        map[Meta]struct{}
-	classMetas       []Meta // weak: unloaded when their class object dies
+	metaArena        *mem.Low4G // ClassMeta records, below 4 GB (issue 7)
+	filler8, fillerN Meta       // holes of one word and of more
+	classMetas       []Meta     // weak: unloaded when their class object dies
+
+	// pretoucher pretouches committed tenure ahead of the allocator
+	// (-Xgc:pretouch=background, issue 7); nil otherwise.
+	pretoucher *mem.BackgroundPretoucher
 
 	roots      RootSource
 	remembered []Ref // tenured objects that may hold nursery references
@@ -50,16 +53,18 @@ type Heap struct {
 	// OnClassUnload is called with the tag of each unloaded ClassMeta.
 	OnClassUnload func(tag uint32)
 
-	regionLock sync.Mutex   // guards whitespace carving and the scan list
-	scanList   []*copyCache // scavenger: caches with unscanned material
+	regionLock sync.Mutex // guards whitespace carving during collections
 	inGC       bool
+	ctl        *controller   // the running nursery collection's workers
+	pool       []chan func() // GC worker goroutines 1..n-1 (parallel.go)
 
 	// Global collection scratch, kept between collections.
 	tenureMap, nurseryMap liveMap
 
-	// tenureWhitelist is the evacuator's tenure whitespace, kept across
-	// nursery collections as filler holes; global collections drop it.
-	tenureWhitelist whitelist
+	// tenureWhitelists hold each evacuator worker's tenure whitespace,
+	// kept across nursery collections as filler holes; global collections
+	// drop them.
+	tenureWhitelists []whitelist
 	markStack       []Ref
 
 	start         time.Time
@@ -116,7 +121,7 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 	if err != nil {
 		return nil, err
 	}
-	arena, err := mem.NewLowArena(64 << 20)
+	arena, err := newMetaArena(cfg)
 	if err != nil {
 		res.Release()
 		return nil, err
@@ -126,9 +131,13 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 		res:       res,
 		base:      mem.At(res.Addr),
 		metaArena: arena,
-		liveMetas: map[Meta]struct{}{},
 		roots:     roots,
 		start:     time.Now(),
+	}
+	if cfg.Pretouch == mem.PretouchBackground {
+		// Started before the first growTenure so that it is fed the
+		// initial tenure too; stopped by Release.
+		h.pretoucher = mem.NewBackgroundPretoucher()
 	}
 	h.nurseryHi = size
 	h.nurseryMid = size - semispace
@@ -216,8 +225,30 @@ func (h *Heap) growTenure(n uintptr) error {
 	if err := mem.Commit(h.res.Addr+h.tenureCommitted, newEnd-h.tenureCommitted); err != nil {
 		return err
 	}
+	h.pretouchTenure(h.res.Addr+h.tenureCommitted, newEnd-h.tenureCommitted)
 	h.tenureCommitted = newEnd
 	return nil
+}
+
+// pretouchTenure applies -Xgc:pretouch / -XX:+AlwaysPreTouch to freshly
+// committed tenure [addr, addr+n) (issue 7): queue it for the background
+// pretoucher, just ahead of the tenure allocator; or touch it now with the
+// chosen mode (on the GC threads with -XX:+AlwaysPreTouch); or, with
+// -XX:+AlwaysPreTouch alone, the fastest way (parallel populate).
+func (h *Heap) pretouchTenure(addr, n uintptr) {
+	switch {
+	case h.pretoucher != nil:
+		h.pretoucher.AllocatorAt(h.res.Addr + h.tenureTop)
+		h.pretoucher.Add(addr, n)
+	case h.cfg.Pretouch != mem.PretouchNone:
+		workers := 1
+		if h.cfg.AlwaysPreTouch {
+			workers = h.cfg.GCThreads
+		}
+		mem.PretouchParallel(addr, n, h.cfg.Pretouch, workers)
+	case h.cfg.AlwaysPreTouch:
+		mem.BestPretouch(addr, n, h.cfg.GCThreads)
+	}
 }
 
 // ensureTenureCommitted commits tenure up to at least offset end.
@@ -230,6 +261,10 @@ func (h *Heap) ensureTenureCommitted(end uintptr) error {
 
 // Release unmaps the heap. The Heap must not be used afterwards.
 func (h *Heap) Release() {
+	h.stopWorkers()
+	if h.pretoucher != nil {
+		h.pretoucher.Stop() // before the memory it touches goes away
+	}
 	h.res.Release()
 	h.res = mem.Reservation{}
 	if h.metaArena != nil {
@@ -248,11 +283,6 @@ func (h *Heap) Committed() uintptr {
 // Used returns the bytes occupied by objects (tenure plus allocate space).
 func (h *Heap) Used() uintptr {
 	return (h.tenureTop - h.tenureLo) + (h.tlab.top - h.allocLo)
-}
-
-func (h *Heap) liveMeta(m Meta) bool {
-	_, ok := h.liveMetas[m]
-	return ok
 }
 
 // IsYoung reports whether r is in the nursery.

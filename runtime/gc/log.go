@@ -92,7 +92,6 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 	if st.PauseMs > 0 {
 		st.KBPerMs = float64(ws.copiedBytes) / 1024 / st.PauseMs
 	}
-	st.CPUPct = 100 // one GC thread, busy for the whole pause
 	st.InsidePct = pct(inside, ws.copiedBytes)
 	st.SmallPct = pct(ws.smallObjects, ws.copiedObjects)
 	st.Contain64 = ws.containedPct(64)
@@ -123,8 +122,11 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 				st.GC, ev.StackOverflows, ev.FlushOverflow, ev.FlushStall, ev.DiscardedBytes, ev.RecycledBytes, ev.StackActivations)
 		}
 		if h.cfg.LogDetail {
-			h.logf("gc,stats", "GC(%d) scanned=%dB cpu=%.0f%% threads=%d unloaded=%d classes=%d tlab_refills=%d tlab_waste=%dB",
-				st.GC, st.ScannedBytes, st.CPUPct, st.Threads, st.unloaded, len(h.classMetas), h.tlab.refills, h.tlab.wasted)
+			h.logf("gc,stats", "GC(%d) scanned=%dB cpu=%.0f%% threads=%d stall=%.0fus stalls=%d unloaded=%d classes=%d tlab_refills=%d tlab_waste=%dB",
+				st.GC, st.ScannedBytes, st.CPUPct, st.Threads, st.StallUs, st.Stalls, st.unloaded, len(h.classMetas), h.tlab.refills, h.tlab.wasted)
+			if st.workers != "" {
+				h.logf("gc,stats", "GC(%d) copied by worker: %s", st.GC, st.workers)
+			}
 		}
 	}
 	h.tlab.refills, h.tlab.wasted = 0, 0

@@ -2,6 +2,7 @@ package gc
 
 import (
 	"fmt"
+	"sync/atomic"
 	"unsafe"
 
 	"minivm/runtime/mem"
@@ -69,7 +70,16 @@ func (m Meta) ClassObject() Ref { return Ref(*(*uint32)(m.ptr(metaClassObject)))
 // SetClassObject records the owning class object.
 func (m Meta) SetClassObject(r Ref) { *(*uint32)(m.ptr(metaClassObject)) = uint32(r) }
 
-func (m Meta) classObjectSlot() *uint32 { return (*uint32)(m.ptr(metaClassObject)) }
+// loadClassObject and storeClassObject access the class-object field
+// during a collection, when several workers may update it at once (always
+// to the same forwardee).
+func (m Meta) loadClassObject() Ref {
+	return Ref(atomic.LoadUint32((*uint32)(m.ptr(metaClassObject))))
+}
+
+func (m Meta) storeClassObject(r Ref) {
+	atomic.StoreUint32((*uint32)(m.ptr(metaClassObject)), uint32(r))
+}
 
 func (m Meta) recordSize() uintptr { return uintptr(*(*uint32)(m.ptr(metaRecordSize))) }
 
@@ -110,11 +120,10 @@ func (h *Heap) NewMeta(spec MetaSpec) (Meta, error) {
 	if err != nil {
 		return 0, err
 	}
-	if uint64(addr) >= 1<<32 || addr == 0 {
-		panic(fmt.Sprintf("ClassMeta at %#x is not below 4 GB", addr))
+	if addr == 0 {
+		panic("ClassMeta at address 0")
 	}
 	m := Meta(addr)
-	h.liveMetas[m] = struct{}{}
 	*(*uint8)(m.ptr(metaLayout)) = uint8(spec.Layout)
 	*(*uint8)(m.ptr(metaKind)) = spec.Kind
 	*(*uint8)(m.ptr(metaPrefix)) = uint8(spec.PrefixWords)
@@ -143,14 +152,30 @@ func (h *Heap) NewClassMeta(spec MetaSpec, owner Ref) (Meta, error) {
 	return m, nil
 }
 
-// freeMeta returns a record to the arena.
+// freeMeta returns a record to the sub-allocator (class unloading).
 func (h *Heap) freeMeta(m Meta) {
-	delete(h.liveMetas, m)
-	h.metaArena.Free(uint32(m), m.recordSize())
+	if err := h.metaArena.Free(uint32(m), m.recordSize()); err != nil {
+		panic(fmt.Sprintf("freeing ClassMeta %#x: %v", uint32(m), err))
+	}
 }
 
 // ValidMeta reports whether m is the address of a ClassMeta record that
-// the heap created and has not freed.
+// the heap created and has not freed: the segment map of the region that
+// holds m must lead from m back to m itself, the start of a block in use.
+// (Every block of the metadata sub-allocator is a ClassMeta record.)
 func (h *Heap) ValidMeta(m Meta) bool {
-	return h.metaArena.Contains(uint32(m)) && h.liveMeta(m)
+	return h.metaArena.IsBlockStart(uint32(m))
+}
+
+// newMetaArena creates the low-4GB sub-allocator for ClassMeta records
+// from the -Xgc:suballocator* settings. With -Xcheck:gc freed records are
+// zapped, so that metaArena.Verify catches writes to unloaded classes.
+func newMetaArena(cfg Config) (*mem.Low4G, error) {
+	return mem.NewLow4G(mem.Low4GConfig{
+		InitialSize:   cfg.SuballocatorInitialSize,
+		CommitSize:    cfg.SuballocatorCommitSize,
+		IncrementSize: cfg.SuballocatorIncrementSize,
+		BruteForce:    cfg.SuballocatorBruteForce,
+		Zap:           cfg.Verify,
+	})
 }

@@ -41,27 +41,54 @@ func (h *Heap) collectNursery(cause Cause) {
 	start := time.Now()
 
 	h.survTop = h.survLo
-	w := &worker{h: h, hierarchical: h.cfg.Collector == Hierarchical}
-	var t traversal = (*scavengerTraversal)(w)
-	var evac *evacuator
-	if h.cfg.Collector == Recursive {
-		evac = newEvacuator(w)
-		t = evac
+	n := h.cfg.GCThreads
+	h.ctl = newController(h, n)
+	defer func() { h.ctl = nil }()
+	workers := make([]*worker, n)
+	traversals := make([]traversal, n)
+	var evacs []*evacuator
+	for id := range workers {
+		w := &worker{h: h, id: id, hierarchical: h.cfg.Collector == Hierarchical}
+		workers[id] = w
+		traversals[id] = (*scavengerTraversal)(w)
+		if h.cfg.Collector == Recursive {
+			e := newEvacuator(w)
+			evacs = append(evacs, e)
+			traversals[id] = e
+		}
 	}
+	h.ctl.evacs = evacs
 
 	remembered := h.remembered
 	h.remembered = nil
 	for _, r := range remembered {
 		*h.word(r, 0) &^= hdrRemembered
-		if t.scanRemembered(r) {
-			w.rememberTenured(r)
-		}
 	}
-	h.roots.VisitRoots(t.evacuateRoot)
-	t.scanHeap()
-	t.finish()
-	if w.stats.copiedBytes != w.stats.scannedBytes {
-		panic(fmt.Sprintf("gc: nursery collection %d copied %d bytes but scanned %d", st.GC, w.stats.copiedBytes, w.stats.scannedBytes))
+	h.runWorkers(n, func(id int) {
+		w, t := workers[id], traversals[id]
+		for i := id; i < len(remembered); i += n {
+			if t.scanRemembered(remembered[i]) {
+				w.rememberTenured(remembered[i])
+			}
+		}
+		if id == 0 {
+			h.roots.VisitRoots(t.evacuateRoot)
+		}
+		t.scanHeap()
+		t.finish()
+	})
+	pause := time.Since(start)
+
+	var total workerStats
+	var stall time.Duration
+	for _, w := range workers {
+		total.add(&w.stats)
+		stall += w.stallTime
+		st.Stalls += w.stalls
+		h.remembered = append(h.remembered, w.newRemembered...)
+	}
+	if total.copiedBytes != total.scannedBytes {
+		panic(fmt.Sprintf("gc: nursery collection %d copied %d bytes but scanned %d", st.GC, total.copiedBytes, total.scannedBytes))
 	}
 	st.unloaded = h.clearClassTable(func(r Ref) (Ref, bool) {
 		if !h.inEvacuate(r) {
@@ -72,20 +99,27 @@ func (h *Heap) collectNursery(cause Cause) {
 		}
 		return 0, false
 	})
-	h.remembered = w.newRemembered
 
 	// Flip.
 	h.allocLo, h.allocHi, h.survLo, h.survHi = h.survLo, h.survHi, h.allocLo, h.allocHi
 	h.allocTop = h.survTop
 	h.survTop = h.survLo
 
-	pause := time.Since(start)
-	inside := w.stats.scannedBytes - w.stats.listScannedBytes
-	if evac != nil {
-		st.EvacuatorStats = evac.report()
-		inside = evac.es.insideBytes
+	inside := total.scannedBytes - total.listScannedBytes
+	if evacs != nil {
+		st.EvacuatorStats = mergeEvacuatorStats(evacs)
+		inside = 0
+		for _, e := range evacs {
+			inside += e.es.insideBytes
+		}
 	}
-	h.endCollection(st, pause, &w.stats, inside)
+	st.StallUs = float64(stall.Microseconds())
+	st.CPUPct = 100
+	if busy := float64(n) * float64(pause); busy > 0 {
+		st.CPUPct = 100 * (busy - float64(stall)) / busy
+	}
+	st.workers = workerReport(workers)
+	h.endCollection(st, pause, &total, inside)
 	if h.cfg.Verify {
 		h.verify(st.GC, "after nursery collection")
 	}

@@ -31,10 +31,21 @@ func (t *scavengerTraversal) scanRemembered(r Ref) bool {
 	return young
 }
 
-// scanHeap scans until the worker finds no more work.
+// scanHeap scans until no worker has work left.
 func (t *scavengerTraversal) scanHeap() {
 	w := (*worker)(t)
-	for c := w.nextWork(); c != nil; c = w.nextWork() {
+	for {
+		c := w.nextWork()
+		if c == nil {
+			if c = w.waitScan(); c == nil {
+				return
+			}
+			c.fromList = true
+		}
+		if c.segment {
+			w.scanSegment(c)
+			continue
+		}
 		w.scanCache(c)
 	}
 }
@@ -70,6 +81,7 @@ func (w *worker) nextWork() *copyCache {
 // other caches.
 func (w *worker) scanCache(c *copyCache) {
 	h := w.h
+	shared := h.ctl.n > 1
 	for c != nil {
 		w.scanning = c
 		w.aliasTo = nil
@@ -92,6 +104,9 @@ func (w *worker) scanCache(c *copyCache) {
 			if c.fromList {
 				w.stats.listScannedBytes += uint64(size)
 			}
+			if shared && h.stalled() {
+				w.shareWork()
+			}
 		}
 		w.scanning = nil
 		next := w.aliasTo
@@ -104,7 +119,7 @@ func (w *worker) scanCache(c *copyCache) {
 		if w.deferred == nil {
 			w.deferred = c
 		} else {
-			h.pushScan(c)
+			h.pushScan(w.detach(c))
 		}
 		c = next
 	}
@@ -116,6 +131,9 @@ func (w *worker) shouldAlias(c *copyCache) bool {
 	d := w.lastCopy
 	if d == nil || d == c || d.listed || d.unscanned() == 0 {
 		return false
+	}
+	if ctl := w.h.ctl; ctl.n > 1 && 5*int(ctl.waiting.Load()) > ctl.n {
+		return false // aliasing inhibited: more than 20% of the workers wait
 	}
 	if w.cache[c.region] == c && d.unscanned() >= c.unscanned() {
 		return false
@@ -130,26 +148,3 @@ func (w *worker) isScanning(c *copyCache) bool {
 	return c == w.scanning || c == w.deferred || c == w.aliasTo
 }
 
-// pushScan appends c to the shared scan list.
-func (h *Heap) pushScan(c *copyCache) {
-	h.regionLock.Lock()
-	c.listed = true
-	h.scanList = append(h.scanList, c)
-	h.regionLock.Unlock()
-}
-
-// popScan takes the oldest cache off the shared scan list.
-func (h *Heap) popScan() *copyCache {
-	h.regionLock.Lock()
-	defer h.regionLock.Unlock()
-	for len(h.scanList) > 0 {
-		c := h.scanList[0]
-		h.scanList[0] = nil
-		h.scanList = h.scanList[1:]
-		c.listed = false
-		if c.unscanned() > 0 {
-			return c
-		}
-	}
-	return nil
-}

@@ -107,10 +107,13 @@ type CollectionStats struct {
 	ContainLine   float64 `json:"contain_line"`
 	CacheLine     int     `json:"cache_line"`
 	Remembered    int     `json:"remembered"`
+	StallUs       float64 `json:"stall_us"` // summed over workers
+	Stalls        int     `json:"stalls"`
 
 	*EvacuatorStats // recursive collections only
 
-	unloaded int // classes unloaded (logged in the detail line)
+	unloaded int    // classes unloaded (logged in the detail line)
+	workers  string // per-worker copied bytes (detail line)
 }
 
 // EvacuatorStats are the evacuator's extra metrics.

@@ -115,7 +115,11 @@ func (wl *whitelist) down(i int) {
 // workspace is a run of contiguous copied objects awaiting scanning.
 type workspace struct {
 	region     region
-	base, size uintptr
+	base, size uintptr // size: bytes to scan (for a segment, 8 per element)
+
+	// A segment of a split pointer array at base: elements [from, to).
+	segment  bool
+	from, to int
 }
 
 // worklist is a worker's FIFO of workspaces with its published volume.
@@ -129,12 +133,19 @@ type worklist struct {
 func (wl *worklist) add(ws workspace) {
 	wl.volume += ws.size
 	if n := len(wl.items); n > wl.head {
-		if t := &wl.items[n-1]; t.region == ws.region && t.base+t.size == ws.base {
+		if t := &wl.items[n-1]; !t.segment && !ws.segment && t.region == ws.region && t.base+t.size == ws.base {
 			t.size += ws.size
 			return
 		}
 	}
 	wl.items = append(wl.items, ws)
+}
+
+func (wl *worklist) peek() (workspace, bool) {
+	if wl.head == len(wl.items) {
+		return workspace{}, false
+	}
+	return wl.items[wl.head], true
 }
 
 func (wl *worklist) take() (workspace, bool) {

@@ -1,0 +1,51 @@
+package lang
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// BenchmarkParse measures Parse on every error-free suite program
+// concatenated (about 1,600 lines of ordinary Lox) and on
+// limit/loop_too_large.lox (2,351 lines holding 37,000 one-token
+// statements, the worst case for participle's per-statement cost).
+func BenchmarkParse(b *testing.B) {
+	files := loadSuite(b)
+	var sb strings.Builder
+	for _, f := range files {
+		if len(f.expected) > 0 || f.nontest || skippedDir(f.rel) || strings.HasPrefix(f.rel, "limit/") {
+			continue
+		}
+		sb.WriteString(f.src)
+		sb.WriteString("\n")
+	}
+	suite := sb.String()
+	big, err := os.ReadFile(suiteDir + "/limit/loop_too_large.lox")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, in := range []struct{ name, src string }{{"suite", suite}, {"loop_too_large", string(big)}} {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.src)))
+			for b.Loop() {
+				if _, errs := Parse(in.src); errs != nil {
+					b.Fatal(errs)
+				}
+			}
+		})
+		b.Run(in.name+"/scan", func(b *testing.B) {
+			b.SetBytes(int64(len(in.src)))
+			for b.Loop() {
+				scan(in.src)
+			}
+		})
+		b.Run(in.name+"/check", func(b *testing.B) {
+			toks, _, _ := scan(in.src)
+			b.SetBytes(int64(len(in.src)))
+			for b.Loop() {
+				check(toks)
+			}
+		})
+	}
+}

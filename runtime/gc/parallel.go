@@ -1,0 +1,412 @@
+package gc
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Parallel nursery collection (-Xgcthreads<N>).
+//
+// Every worker is a goroutine locked to an OS thread for the collection,
+// bound to its own worker state (copy caches or evacuator spaces, stats).
+// Worker 0 runs on the mutator's goroutine and scans the roots; the
+// remembered set is dealt out to all workers. Copies race only on the
+// forwarding CAS (copy.go); everything else a worker touches is its own,
+// except what the controller guards:
+//
+//   - the scavenger's shared scan list (FIFO of copy caches), and
+//   - the evacuator's per-worker worklists, whose volumes are published
+//     atomically; a worker without work steals from the donor with the
+//     largest volume (try-lock only, taking at most half), and
+//   - the count of stalled workers and the condition variable they wait on.
+//
+// A worker that finds no work stalls. Releasing work signals a stalled
+// worker. The collection's scan phase ends when every worker is stalled and
+// no work remains anywhere; the last worker to stall sees that and wakes
+// the others. While any worker is stalled, evacuators copy outside (the
+// stall flush condition) with a lower work release threshold, and
+// scavengers share their unscanned copy caches and stop aliasing.
+
+// arraySplitMinimum: pointer arrays with more elements are scanned in
+// segments of about this many elements by different workers.
+const arraySplitMinimum = 512
+
+// controller coordinates the workers of one nursery collection.
+type controller struct {
+	h       *Heap
+	n       int
+	mu      sync.Mutex
+	cond    sync.Cond
+	waiting atomic.Int32
+	done    bool
+
+	scanList  []*copyCache // scavenger
+	evacs     []*evacuator // evacuator: the donors to steal from
+	abortedBy any          // a worker's panic, re-raised by the mutator
+}
+
+func newController(h *Heap, n int) *controller {
+	ctl := &controller{h: h, n: n}
+	ctl.cond.L = &ctl.mu
+	return ctl
+}
+
+// stalled reports whether some GC worker is waiting for work.
+func (h *Heap) stalled() bool { return h.ctl != nil && h.ctl.waiting.Load() > 0 }
+
+// runWorkers runs f for workers 0..n-1 in parallel and waits for all of
+// them. A panic in any worker stops the scan phase for all and is re-raised
+// here.
+func (h *Heap) runWorkers(n int, f func(id int)) {
+	ctl := h.ctl
+	run := func(id int) {
+		defer func() {
+			if p := recover(); p != nil {
+				ctl.mu.Lock()
+				if ctl.abortedBy == nil {
+					ctl.abortedBy = p
+				}
+				ctl.done = true
+				ctl.cond.Broadcast()
+				ctl.mu.Unlock()
+			}
+		}()
+		f(id)
+	}
+	for len(h.pool) < n-1 {
+		jobs := make(chan func())
+		h.pool = append(h.pool, jobs)
+		go func() {
+			runtime.LockOSThread()
+			for job := range jobs {
+				job()
+			}
+		}()
+	}
+	var wg sync.WaitGroup
+	for id := 1; id < n; id++ {
+		wg.Add(1)
+		h.pool[id-1] <- func() { defer wg.Done(); run(id) }
+	}
+	runtime.LockOSThread()
+	run(0)
+	runtime.UnlockOSThread()
+	wg.Wait()
+	if ctl.abortedBy != nil {
+		panic(ctl.abortedBy)
+	}
+}
+
+// stopWorkers ends the worker goroutines (Heap.Release).
+func (h *Heap) stopWorkers() {
+	for _, jobs := range h.pool {
+		close(jobs)
+	}
+	h.pool = nil
+}
+
+// stall waits until work may be available (true) or the scan phase is
+// over (false). found is re-checked under the controller's lock before
+// waiting, so a worker never sleeps while work it could take exists.
+func (ctl *controller) stall(w *worker, found func() bool) bool {
+	ctl.mu.Lock()
+	defer ctl.mu.Unlock()
+	for {
+		if ctl.done {
+			return false
+		}
+		if found() {
+			return true
+		}
+		if int(ctl.waiting.Add(1)) == ctl.n {
+			ctl.done = true
+			ctl.waiting.Add(-1)
+			ctl.cond.Broadcast()
+			return false
+		}
+		start := time.Now()
+		ctl.cond.Wait()
+		w.stallTime += time.Since(start)
+		w.stalls++
+		ctl.waiting.Add(-1)
+	}
+}
+
+// notify wakes a stalled worker after work was made available.
+func (ctl *controller) notify() {
+	if ctl.waiting.Load() == 0 {
+		return
+	}
+	ctl.mu.Lock()
+	ctl.cond.Signal()
+	ctl.mu.Unlock()
+}
+
+// ---- scavenger ----
+
+// pushScan appends c to the shared scan list.
+func (h *Heap) pushScan(c *copyCache) {
+	ctl := h.ctl
+	ctl.mu.Lock()
+	c.listed = true
+	ctl.scanList = append(ctl.scanList, c)
+	if ctl.waiting.Load() > 0 {
+		ctl.cond.Signal()
+	}
+	ctl.mu.Unlock()
+}
+
+// popScanLocked takes the oldest cache with work off the scan list.
+func (ctl *controller) popScanLocked() *copyCache {
+	for len(ctl.scanList) > 0 {
+		c := ctl.scanList[0]
+		ctl.scanList[0] = nil
+		ctl.scanList = ctl.scanList[1:]
+		c.listed = false
+		if c.segment || c.unscanned() > 0 {
+			return c
+		}
+	}
+	return nil
+}
+
+// popScan takes a cache off the scan list without waiting.
+func (h *Heap) popScan() *copyCache {
+	ctl := h.ctl
+	ctl.mu.Lock()
+	defer ctl.mu.Unlock()
+	return ctl.popScanLocked()
+}
+
+// waitScan stalls until the scan list has a cache (returned) or the scan
+// phase is over (nil).
+func (w *worker) waitScan() *copyCache {
+	ctl := w.h.ctl
+	var c *copyCache
+	if !ctl.stall(w, func() bool { c = ctl.popScanLocked(); return c != nil }) {
+		return nil
+	}
+	return c
+}
+
+// pushSolo queues a solo cache holding one copied object n. A large
+// pointer array is split into segments for different workers instead.
+func (h *Heap) pushSolo(w *worker, c *copyCache, n Ref) {
+	w.lastCopy = nil
+	m := h.MetaOf(n)
+	if h.ctl.n == 1 || m.Layout() != LayoutSlots || h.Length(n) <= arraySplitMinimum {
+		h.pushScan(c)
+		return
+	}
+	c.scan = c.copy // the segments scan it
+	length := h.Length(n)
+	k := (length + arraySplitMinimum - 1) / arraySplitMinimum
+	per := length / k
+	for i, from := 0, 0; i < k; i++ {
+		to := from + per
+		if i == 0 {
+			to += length % k
+		}
+		h.pushScan(&copyCache{region: c.region, segment: true, array: n, from: from, to: to})
+		from = to
+	}
+}
+
+// scavengerCacheSize is the copy cache size: smaller while workers wait,
+// so that work reaches the scan list sooner.
+func (h *Heap) scavengerCacheSize() uintptr {
+	if h.stalled() {
+		return copyCacheSize / 4
+	}
+	return copyCacheSize
+}
+
+// shareWork, called while peers are stalled, moves the worker's own
+// unscanned material (the deferred cache and the copied parts of its copy
+// caches) to the scan list.
+func (w *worker) shareWork() {
+	h := w.h
+	if c := w.deferred; c != nil {
+		w.deferred = nil
+		h.pushScan(w.detach(c))
+	}
+	for _, c := range w.cache {
+		if c == nil || c == w.scanning || c.listed || c.unscanned() < 1024 {
+			continue
+		}
+		h.pushScan(w.detach(c))
+	}
+}
+
+// detach returns c's unscanned material as a cache another worker may
+// scan: c itself, or, when c is still one of this worker's copy
+// destinations, a new cache covering [scan, copy) that takes over the
+// progress through the object at scan.
+func (w *worker) detach(c *copyCache) *copyCache {
+	if c != w.cache[c.region] {
+		return c
+	}
+	part := &copyCache{region: c.region, base: c.scan, scan: c.scan, copy: c.copy, end: c.copy,
+		slot: c.slot, objYoung: c.objYoung, retired: true}
+	c.scan, c.slot, c.objYoung = c.copy, 0, false
+	return part
+}
+
+// scanSegment scans elements [from, to) of a split pointer array.
+func (w *worker) scanSegment(c *copyCache) {
+	h := w.h
+	first := uintptr(c.array)<<3 + 2*WordSize
+	young := false
+	for i := c.from; i < c.to; i++ {
+		off := first + uintptr(i)*WordSize
+		v := h.loadAt(off)
+		if !v.IsRef() {
+			continue
+		}
+		ref := v.AsRef()
+		if h.inEvacuate(ref) {
+			ref = w.forward(ref, off)
+			h.storeAt(off, FromRef(ref))
+		}
+		young = young || h.IsYoung(ref)
+	}
+	scanned := uint64(c.to-c.from) * WordSize
+	if c.from == 0 {
+		scanned += 2 * WordSize
+	}
+	w.stats.scannedBytes += scanned
+	if c.fromList {
+		w.stats.listScannedBytes += scanned
+	}
+	if young && c.region == tenureRegion {
+		w.rememberTenured(c.array)
+	}
+}
+
+// ---- evacuator ----
+
+// addWork puts a workspace on the evacuator's worklist, splitting large
+// pointer arrays when there are peers to share them with, and wakes a
+// stalled peer.
+func (e *evacuator) addWork(ws workspace) {
+	h := e.h
+	n := Ref(ws.base >> 3)
+	e.listMu.Lock()
+	if ws.segment || h.ctl.n == 1 || ws.size < SlotsSize(arraySplitMinimum+1) ||
+		h.MetaOf(n).Layout() != LayoutSlots || h.Length(n) <= arraySplitMinimum || ws.size != SlotsSize(h.Length(n)) {
+		e.work.add(ws)
+	} else {
+		length := h.Length(n)
+		k := (length + arraySplitMinimum - 1) / arraySplitMinimum
+		per := length / k
+		for i, from := 0, 0; i < k; i++ {
+			to := from + per
+			if i == 0 {
+				to += length % k
+			}
+			e.work.add(workspace{region: ws.region, base: ws.base, segment: true, from: from, to: to, size: uintptr(to-from) * WordSize})
+			from = to
+		}
+	}
+	e.volume.Store(int64(e.work.volume))
+	e.listMu.Unlock()
+	h.ctl.notify()
+}
+
+// takeWork takes the head of the evacuator's own worklist.
+func (e *evacuator) takeWork() (workspace, bool) {
+	e.listMu.Lock()
+	defer e.listMu.Unlock()
+	ws, ok := e.work.take()
+	e.volume.Store(int64(e.work.volume))
+	return ws, ok
+}
+
+// steal takes work from the donor with the largest volume: its head
+// workspace, then more while the thief would still hold less than the
+// donor keeps. Donors are only try-locked; a busy or empty donor is
+// skipped, for one round over the workers.
+func (e *evacuator) steal() bool {
+	ctl := e.h.ctl
+	tried := make([]bool, len(ctl.evacs))
+	tried[e.id] = true
+	for range ctl.evacs {
+		donor := -1
+		var best int64
+		for i, d := range ctl.evacs {
+			if v := d.volume.Load(); !tried[i] && v > best {
+				donor, best = i, v
+			}
+		}
+		if donor < 0 {
+			return false
+		}
+		tried[donor] = true
+		d := ctl.evacs[donor]
+		if !d.listMu.TryLock() {
+			continue
+		}
+		var taken []workspace
+		var takenSize uintptr
+		for {
+			next, ok := d.work.peek()
+			if !ok || (len(taken) > 0 && takenSize+next.size >= d.work.volume-next.size) {
+				break
+			}
+			d.work.take()
+			taken = append(taken, next)
+			takenSize += next.size
+		}
+		d.volume.Store(int64(d.work.volume))
+		d.listMu.Unlock()
+		if len(taken) == 0 {
+			continue
+		}
+		e.listMu.Lock()
+		for _, ws := range taken {
+			e.work.add(ws)
+		}
+		e.volume.Store(int64(e.work.volume))
+		e.listMu.Unlock()
+		ctl.notify()
+		return true
+	}
+	return false
+}
+
+// waitForWork steals or stalls until work arrives on the evacuator's own
+// worklist (true) or the scan phase ends (false).
+func (e *evacuator) waitForWork() bool {
+	ctl := e.h.ctl
+	for {
+		if e.steal() {
+			return true
+		}
+		anyWork := func() bool {
+			for _, d := range ctl.evacs {
+				if d.volume.Load() > 0 {
+					return true
+				}
+			}
+			return false
+		}
+		if !ctl.stall(e.worker, anyWork) {
+			return false
+		}
+	}
+}
+
+// workerReport describes one worker's share for the [gc,stats] detail.
+func workerReport(ws []*worker) string {
+	s := ""
+	for i, w := range ws {
+		if i > 0 {
+			s += " "
+		}
+		s += fmt.Sprintf("w%d=%dB", i, w.stats.copiedBytes)
+	}
+	return s
+}

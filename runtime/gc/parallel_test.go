@@ -1,0 +1,96 @@
+package gc
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+)
+
+// TestParallelCollectorsPreserveRandomGraphs runs every collector with
+// several GC workers on random graphs, verifying the heap before and after
+// every collection. Run it with -race.
+func TestParallelCollectorsPreserveRandomGraphs(t *testing.T) {
+	configs := map[string]Config{
+		"breadthFirst": {Collector: BreadthFirst},
+		"hierarchical": {Collector: Hierarchical},
+		"evacuator":    evacConfig(32, 256, 4096),
+		"evacuator0":   evacConfig(32, 256, 0),
+		"evacuatorBF":  evacConfig(1, 256, 4096),
+	}
+	for name, cfg := range configs {
+		for _, threads := range []int{2, 4} {
+			t.Run(fmt.Sprintf("%s/threads%d", name, threads), func(t *testing.T) {
+				cfg := cfg
+				cfg.MaxHeap, cfg.NurserySize, cfg.GCThreads, cfg.Verify, cfg.TenureAge = 16<<20, 1<<20, threads, true, 3
+				g := newGraphHeap(t, cfg)
+				rng := rand.New(rand.NewSource(int64(threads)))
+				for round := 0; round < 20; round++ {
+					g.mutate(rng, 600)
+					if round%5 == 0 {
+						// Large arrays exercise segment splitting.
+						r := g.h.AllocSlots(g.array, 3000, Nil)
+						g.roots.vals = append(g.roots.vals, FromRef(r))
+						for i := 0; i < 3000; i += 7 {
+							g.h.Store(g.roots.vals[len(g.roots.vals)-1].AsRef(), 2+i, g.roots.vals[rng.Intn(len(g.roots.vals))])
+						}
+					}
+					before := g.shape()
+					if round%7 == 6 {
+						g.h.collectGlobal(CauseSystemGC)
+					} else {
+						g.h.collectNursery(CauseStress)
+					}
+					if after := g.shape(); after != before {
+						t.Fatalf("round %d: graph changed by collection", round)
+					}
+					if len(g.roots.vals) > 600 {
+						g.roots.vals = g.roots.vals[len(g.roots.vals)-300:]
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestParallelWideTree copies a tree with wide child arrays with several
+// workers and checks the copied volume is what one worker copies.
+func TestParallelWideTree(t *testing.T) {
+	var want uint64
+	for _, threads := range []int{1, 2, 4} {
+		for _, collector := range []Collector{Hierarchical, Recursive} {
+			cfg := Config{MaxHeap: 64 << 20, NurserySize: 16 << 20, GCThreads: threads, Collector: collector, Verify: true}
+			g := newGraphHeap(t, cfg)
+			buildWide(g, 3, 40)
+			g.h.collectNursery(CauseStress)
+			got := g.h.stats.total.copiedBytes
+			if want == 0 {
+				want = got
+			}
+			if got != want {
+				t.Errorf("%s threads %d copied %d bytes, one worker copied %d", collector, threads, got, want)
+			}
+		}
+	}
+}
+
+// buildWide makes a tree whose nodes hold an array of fanout children,
+// depth levels deep, rooted at roots.vals[0].
+func buildWide(g *graphHeap, depth, fanout int) {
+	g.roots.vals = g.roots.vals[:0]
+	var build func(d int)
+	build = func(d int) {
+		i := g.newNode()
+		if d == 0 {
+			return
+		}
+		arr := g.h.AllocSlots(g.array, fanout, Nil)
+		g.h.Store(g.roots.vals[i].AsRef(), 2, FromRef(arr))
+		for k := 0; k < fanout; k++ {
+			build(d - 1)
+			child := g.roots.vals[len(g.roots.vals)-1]
+			g.roots.vals = g.roots.vals[:len(g.roots.vals)-1]
+			g.h.Store(g.h.Load(g.roots.vals[i].AsRef(), 2).AsRef(), 2+k, child)
+		}
+	}
+	build(depth)
+}
