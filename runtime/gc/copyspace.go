@@ -108,4 +108,3 @@ func (h *Heap) recycle(r region, b block) bool {
 	}
 	return true
 }
-

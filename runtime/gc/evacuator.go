@@ -111,9 +111,9 @@ type evacuator struct {
 	work   worklist     // released workspaces
 	volume atomic.Int64 // work.volume, published for thieves
 
-	flags         evacFlags
-	release       uintptr // work release threshold
-	tlhCeiling    uintptr
+	flags      evacFlags
+	release    uintptr // work release threshold
+	tlhCeiling uintptr
 
 	es evacStats
 }

@@ -65,7 +65,7 @@ type Heap struct {
 	// kept across nursery collections as filler holes; global collections
 	// drop them.
 	tenureWhitelists []whitelist
-	markStack       []Ref
+	markStack        []Ref
 
 	start         time.Time
 	stressCount   int

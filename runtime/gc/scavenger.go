@@ -147,4 +147,3 @@ func (w *worker) shouldAlias(c *copyCache) bool {
 func (w *worker) isScanning(c *copyCache) bool {
 	return c == w.scanning || c == w.deferred || c == w.aliasTo
 }
-
