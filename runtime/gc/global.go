@@ -104,6 +104,8 @@ func (h *Heap) collectGlobal(cause Cause) {
 	h.tenureTop = h.tenureLo + tenureLive
 	if promote {
 		h.tenureTop += nurseryLive
+	}
+	if promote || nurseryLive == 0 {
 		h.allocTop = h.allocLo
 	}
 	h.remembered = h.remembered[:0]
@@ -176,8 +178,26 @@ func (h *Heap) eachLive(lm *liveMap, f func(off uintptr)) {
 
 // slide moves the live objects of lm to their compacted addresses (when
 // lm moves at all), clearing mark bits, remembered bits and, for objects
-// that reach tenure, ages.
+// that reach tenure, ages. When the objects stay in place, the dead ones
+// between them become filler holes: their stale references must not be
+// seen by later heap walks.
 func (h *Heap) slide(lm *liveMap) {
+	if lm.identity {
+		for off := lm.lo; off < lm.hi; {
+			next := lm.nextLive(off)
+			h.fill(off, next-off)
+			if next >= lm.hi {
+				break
+			}
+			off = next
+			for off < lm.hi && lm.isLive(off) {
+				size := h.sizeAt(off)
+				*h.word(Ref(off>>3), 0) &^= hdrMarked | hdrRemembered
+				off += size
+			}
+		}
+		return
+	}
 	for off := lm.nextLive(lm.lo); off < lm.hi; {
 		size := h.sizeAt(off)
 		to := off

@@ -282,7 +282,7 @@ func (h *Heap) Committed() uintptr {
 
 // Used returns the bytes occupied by objects (tenure plus allocate space).
 func (h *Heap) Used() uintptr {
-	return (h.tenureTop - h.tenureLo) + (h.tlab.top - h.allocLo)
+	return (h.tenureTop - h.tenureLo) + (h.allocTop - h.allocLo) - (h.tlab.end - h.tlab.top)
 }
 
 // IsYoung reports whether r is in the nursery.

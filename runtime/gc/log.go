@@ -157,6 +157,7 @@ func (h *Heap) Finish() {
 	}
 	h.logf("gc", "Summary: %d collections (%d nursery, %d global) %.3fms, %d classes unloaded",
 		s.GCCount, s.NurseryCount, s.GlobalCount, s.GCMs, h.stats.classesUnloaded)
+	h.LogMetadata()
 	writeJSON(h.cfg.StatsFile, s)
 }
 

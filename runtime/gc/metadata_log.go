@@ -1,12 +1,18 @@
 package gc
 
-import "minivm/runtime/mem"
+import (
+	"fmt"
+
+	"minivm/runtime/mem"
+)
 
 // LogMetadata writes the [gc,metadata] line describing the class-metadata
 // sub-allocator below 4 GB (issue 7), and, when tenure is pretouched, a
 // [gc,pretouch] line. The VM calls it once at exit, from Finish.
 //
-//	[gc,metadata] Metadata: regions=3 (large=1, released=0) reserved=216M committed=58M peak=58M used=1234K blocks=812 free_blocks=17 free=3K fragmentation=5 joins=40 rebuilds=0 search=quick 0.051ms
+//	[gc,metadata] Metadata: regions=3 (large=1, released=0) reserved=216M committed=58M peak=58M used=1234K blocks=812 free_blocks=17 free=3072B fragmentation=5 joins=40 rebuilds=0 search=quick 0.051ms
+//
+// Sizes are whole bytes (B) below 10K, then K below 10M, then M.
 func (h *Heap) LogMetadata() {
 	if h.cfg.Log == nil || h.metaArena == nil {
 		return
@@ -17,12 +23,12 @@ func (h *Heap) LogMetadata() {
 		search = "bruteForce"
 	}
 	h.logf("gc,metadata", "Metadata: regions=%d (large=%d, released=%d) reserved=%s committed=%s peak=%s used=%s blocks=%d free_blocks=%d free=%s fragmentation=%d joins=%d rebuilds=%d search=%s %.3fms",
-		st.Regions, st.LargeRegions, st.Released, sizeM(uint64(st.Reserved)), sizeM(uint64(st.Committed)),
-		sizeM(uint64(st.PeakCommitted)), sizeM(uint64(st.Used)), st.Blocks, st.FreeBlocks, sizeM(uint64(st.Free)),
+		st.Regions, st.LargeRegions, st.Released, sizeB(st.Reserved), sizeB(st.Committed),
+		sizeB(st.PeakCommitted), sizeB(st.Used), st.Blocks, st.FreeBlocks, sizeB(st.Free),
 		st.Fragmentation, st.Joins, st.Rebuilds, search, st.ReserveMs)
 	switch {
 	case h.pretoucher != nil:
-		h.logf("gc,pretouch", "Pretouch: mode=background touched=%s pending=%s", sizeM(uint64(h.pretoucher.Touched())), sizeM(uint64(h.pretoucher.Pending())))
+		h.logf("gc,pretouch", "Pretouch: mode=background touched=%s pending=%s", sizeB(h.pretoucher.Touched()), sizeB(h.pretoucher.Pending()))
 	case h.cfg.Pretouch != mem.PretouchNone:
 		h.logf("gc,pretouch", "Pretouch: mode=%s always=%v", h.cfg.Pretouch, h.cfg.AlwaysPreTouch)
 	case h.cfg.AlwaysPreTouch:
@@ -41,3 +47,12 @@ func (h *Heap) MetadataStats() mem.Low4GStats { return h.metaArena.Stats() }
 // segment map and free list, every region below 4 GB). -Xcheck:gc may call
 // it after each collection.
 func (h *Heap) VerifyMetadata() error { return h.metaArena.Verify() }
+
+// sizeB formats bytes like sizeM, but small sizes in bytes: metadata
+// figures are often below a kilobyte.
+func sizeB(b uintptr) string {
+	if b < 10<<10 {
+		return fmt.Sprintf("%dB", b)
+	}
+	return sizeM(uint64(b))
+}

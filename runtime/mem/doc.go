@@ -1,10 +1,26 @@
 // Package mem is minivm's interface to operating-system memory: reserving
-// address space, committing and decommitting it, and placing memory below
-// 4 GB for class metadata (compressed class pointers).
+// address space, committing and decommitting it, pretouching it, and
+// placing memory below 4 GB for class metadata (compressed class
+// pointers).
+//
+// Parts (MEMORY.md describes the OMR and HotSpot designs they follow):
+//   - vmem.go: Reserve (PROT_NONE), Commit, Decommit, Release.
+//   - pretouch.go: Pretouch in modes store, atomic, populate
+//     (MADV_POPULATE_WRITE with an EINVAL fallback), PretouchParallel
+//     (4 MB chunks claimed by CAS) and BackgroundPretoucher (a goroutine
+//     ahead of an allocator).
+//   - low4g.go, maps.go: Low4G, the sub-allocator below 4 GB: an initial
+//     region committed in steps, increment regions, own regions for large
+//     requests; regions found by a /proc/self/maps gap search (quick) or by
+//     stepping mmap hints (brute force); per-region locks.
+//   - segheap.go: SegHeap, the CodeHeap-style heap inside each region:
+//     segment map with hops (FindStart), address-ordered free list with
+//     best fit, tail carving, an insertion hint and O(1) joins, Verify.
 //
 // Invariants: memory returned here is never seen by Go's garbage collector
 // and never holds Go pointers. Addresses are handed out as uintptr; the only
 // conversion back to unsafe.Pointer is At, in ptr.go.
 //
-// Callers: runtime/gc (the heap reservation and the ClassMeta arena).
+// Callers: runtime/gc (the heap reservation, pretouch, and the ClassMeta
+// sub-allocator).
 package mem
