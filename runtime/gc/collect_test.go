@@ -29,6 +29,9 @@ type graphHeap struct {
 func newGraphHeap(t testing.TB, cfg Config) *graphHeap {
 	t.Helper()
 	g := &graphHeap{roots: &testRoots{}}
+	if cfg.GCThreads == 0 {
+		cfg.GCThreads = 1 // deterministic layouts; parallel_test.go sets more
+	}
 	h, err := New(cfg, g.roots)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package gc
 
 import (
 	"io"
+	"runtime"
 
 	"minivm/runtime/mem"
 )
@@ -103,7 +104,7 @@ func DefaultConfig() Config {
 		Collector:       Hierarchical,
 		TenureAge:       DefaultTenureAge,
 		LargeObjectSize: DefaultLargeObjectSize,
-		GCThreads:       1,
+		GCThreads:       min(runtime.NumCPU(), 64),
 
 		MaxStackDepth:      DefaultMaxStackDepth,
 		MaxInsideCopySize:  DefaultMaxInsideCopySize,

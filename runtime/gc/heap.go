@@ -103,7 +103,7 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 		cfg.LargeObjectSize = def.LargeObjectSize
 	}
 	if cfg.GCThreads == 0 {
-		cfg.GCThreads = 1
+		cfg.GCThreads = def.GCThreads
 	}
 	if cfg.MaxStackDepth == 0 {
 		cfg.MaxStackDepth = def.MaxStackDepth

@@ -62,7 +62,6 @@ func (h *Heap) beginCollection(typ string, cause Cause) *CollectionStats {
 	collector := string(h.cfg.Collector)
 	if typ == "global" {
 		h.stats.globalCount++
-		collector = "markCompact"
 	} else {
 		h.stats.nurseryCount++
 	}

@@ -312,8 +312,13 @@ func (e *evacuator) addWork(ws workspace) {
 		}
 	}
 	e.volume.Store(int64(e.work.volume))
+	volume := e.work.volume
 	e.listMu.Unlock()
-	h.ctl.notify()
+	// -XXgc:recursiveWorkVolumeQuanta: wake a stalled peer only once this
+	// worker holds more than that many quanta (default 0: any work).
+	if volume > uintptr(h.cfg.WorkVolumeQuanta)*e.quantum {
+		h.ctl.notify()
+	}
 }
 
 // takeWork takes the head of the evacuator's own worklist.

@@ -1,0 +1,225 @@
+// Package cli is the minivm command line:
+//
+//	minivm [options] script.lox [args...]
+//	minivm [options]                        (REPL on standard input)
+//
+// It parses the -X options (options.go) into a gc.Config, opens the GC log
+// and statistics files, runs the script or the REPL on an interp.VM and
+// turns the outcome into an exit code:
+//
+//	0   success
+//	64  bad usage: unknown option, bad value, contradictory sizes, or a log
+//	    or statistics file that cannot be created (one line on stderr)
+//	65  compile error (clox format on stderr)
+//	70  runtime error (message and stack trace on stderr), a VM that cannot
+//	    be created (e.g. the heap cannot be reserved), or an internal error
+//	74  the script cannot be read, or a GC output file cannot be written
+//
+// No Go panic reaches the user: Run recovers, prints "internal error: ..."
+// and returns 70.
+//
+// The package is separate from package main so that tests can run the
+// command in-process (testscripts registers Run as the minivm command).
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime"
+	"runtime/debug"
+
+	"minivm/interp"
+)
+
+// Version is minivm's version.
+const Version = "0.1.0"
+
+// Exit codes besides interp's (0, 65, 70); the values are clox's, from
+// BSD sysexits.h.
+const (
+	ExitUsage    = 64 // EX_USAGE: bad command line
+	ExitSoftware = 70 // EX_SOFTWARE: internal error (same as a runtime error)
+	ExitIOErr    = 74 // EX_IOERR: the script cannot be read
+)
+
+// Run runs minivm with the command-line arguments args (without the
+// program name) and returns the exit code.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "internal error: %v\n", r)
+			code = ExitSoftware
+		}
+	}()
+	// The heap is memory minivm maps itself: a stray access to it must
+	// become a panic recovered above, not a fatal fault with a stack dump.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+
+	inv, err := parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "minivm: %v\n", err)
+		return ExitUsage
+	}
+	switch inv.action {
+	case actVersion:
+		fmt.Fprintf(stdout, "minivm version %s\n", Version)
+		fmt.Fprintf(stdout, "built with %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return interp.ExitOK
+	case actHelp:
+		writeHelp(stdout)
+		return interp.ExitOK
+	case actListX:
+		writeXHelp(stdout)
+		return interp.ExitOK
+	}
+
+	// Read the script before creating any output file, so a mistyped
+	// script name does not truncate last run's log.
+	var src string
+	if inv.script != "" {
+		data, err := os.ReadFile(inv.script)
+		if err != nil {
+			fmt.Fprintf(stderr, "minivm: cannot open script '%s': %v\n", inv.script, reason(err))
+			return ExitIOErr
+		}
+		src = string(data)
+	}
+
+	var out outputs
+	defer func() {
+		// Runs after the VM is closed (defers are LIFO), also when a
+		// runtime error or a panic ends the run.
+		if err := out.close(); err != nil && code == interp.ExitOK {
+			fmt.Fprintf(stderr, "minivm: %v\n", err)
+			code = ExitIOErr
+		}
+	}()
+	if err := out.open(&inv.settings, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "minivm: %v\n", err)
+		return ExitUsage
+	}
+
+	vm, err := interp.New(interp.Options{
+		Heap:   inv.cfg,
+		Args:   inv.args,
+		Stdout: stdout,
+		Stderr: stderr,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "minivm: %v\n", err)
+		return ExitSoftware
+	}
+	defer vm.Close()
+	if inv.script == "" {
+		return vm.RunREPL(stdin)
+	}
+	return vm.RunScript(src)
+}
+
+// outputs are the files the collector writes (GC log, statistics), kept
+// buffered while the script runs and flushed and closed when it ends.
+type outputs struct {
+	files []*outputFile
+}
+
+type outputFile struct {
+	what, path string
+	f          *os.File
+	w          *bufio.Writer
+}
+
+// open sets s.cfg.Log and s.cfg.StatsFile. GC log lines for stdout go to
+// the very writer the VM prints to (stdout), so an interpreter that buffers
+// its output can recognize it and keep log lines and program output in
+// order.
+func (o *outputs) open(s *settings, stdout, stderr io.Writer) error {
+	switch s.log.kind {
+	case "stdout":
+		s.cfg.Log = stdout
+	case "stderr":
+		s.cfg.Log = stderr
+	case "file":
+		w, err := o.create("log file", s.log.path)
+		if err != nil {
+			return err
+		}
+		s.cfg.Log = w
+	}
+	if s.statsPath != "" {
+		w, err := o.create("stats file", s.statsPath)
+		if err != nil {
+			return err
+		}
+		s.cfg.StatsFile = w
+	}
+	return nil
+}
+
+func (o *outputs) create(what, path string) (io.Writer, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open %s '%s': %v", what, path, reason(err))
+	}
+	of := &outputFile{what: what, path: path, f: f, w: bufio.NewWriterSize(f, 64<<10)}
+	o.files = append(o.files, of)
+	return of.w, nil
+}
+
+// reason strips the operation and path from a file error: the messages
+// name the file themselves.
+func reason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// close flushes and closes every file and returns the first failure.
+func (o *outputs) close() error {
+	var first error
+	for _, of := range o.files {
+		err := of.w.Flush()
+		if cerr := of.f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil && first == nil {
+			first = fmt.Errorf("cannot write %s '%s': %v", of.what, of.path, err)
+		}
+	}
+	o.files = nil
+	return first
+}
+
+func writeHelp(w io.Writer) {
+	fmt.Fprint(w, `Usage: minivm [options] script.lox [args...]
+       minivm [options]              (REPL: reads declarations from stdin)
+
+Runs a Lox script (Crafting Interpreters' Lox plus arrays) on the minivm
+bytecode VM and its generational heap. Options come before the script;
+everything after the script is passed to it (argv()).
+
+Options:
+`)
+	writeOptions(w, false)
+	fmt.Fprint(w, `
+Run 'minivm -X' for the heap, collector, stress and GC log options.
+
+Exit codes: 0 ok, 64 bad usage or option, 65 compile error,
+70 runtime or internal error, 74 script cannot be read.
+`)
+}
+
+func writeXHelp(w io.Writer) {
+	fmt.Fprint(w, `The -X options (defaults in brackets); sizes use Java syntax: 4096, 512k, 64m, 1g.
+
+`)
+	writeOptions(w, true)
+	fmt.Fprint(w, `
+These options are non-standard and subject to change.
+`)
+}

@@ -1,0 +1,526 @@
+package cli
+
+// The option table.
+//
+// Every command-line option is one row of options below: its spelling, the
+// syntax of its value, the range a number must lie in, the default shown by
+// -X, a one-line help text and the setter that writes the parsed value into
+// the heap configuration (gc.Config) or the run settings. The parser, the
+// -help and -X listings and the README's option table all follow this one
+// table, so an option added here is parsed, range-checked and documented at
+// once.
+//
+// Spelling follows OpenJ9 and HotSpot: sizes are glued to the option
+// (-Xmx512m), numbers follow '=' or are glued (-Xgc:scvTenureAge=4,
+// -Xgcthreads2), -Xlog takes HotSpot's "selector[:output]" form.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"minivm/runtime/gc"
+	"minivm/runtime/mem"
+)
+
+// kind is the value syntax of an option.
+type kind int
+
+const (
+	kindFlag kind = iota // the name alone: -Xcheck:gc
+	kindSize             // name<size>: Java size syntax, -Xmx512m
+	kindInt              // name<n>: a decimal integer in [lo, hi]
+	kindText             // name<text>: non-empty text checked by the setter
+)
+
+// An option is one row of the option table.
+type option struct {
+	name    string   // a flag matches it exactly, a valued option as a prefix
+	aliases []string // other exact spellings (flags only)
+	kind    kind
+	meta    string // placeholder shown after name in listings ("<size>", "<path>")
+	lo, hi  int    // kindInt: accepted range; hi == 0 means no upper bound
+	xopt    bool   // listed by -X (the non-standard options); else by -help
+	help    string
+	// def renders the default shown by -X; nil when there is none worth
+	// showing. It reads gc.DefaultConfig so the listing cannot drift from
+	// the heap's own defaults.
+	def func(d gc.Config) string
+
+	// Exactly one setter matches kind.
+	flag func(s *settings)
+	size func(s *settings, n uintptr)
+	num  func(s *settings, n int)
+	text func(s *settings, v string) error
+}
+
+// action is what an invocation does once its options are parsed.
+type action int
+
+const (
+	actRun     action = iota // run a script, or the REPL
+	actVersion               // -version
+	actHelp                  // -help
+	actListX                 // -X
+)
+
+// logDest is where GC log lines go.
+type logDest struct {
+	kind string // "", "stdout", "stderr" or "file"
+	path string // kind == "file"
+}
+
+// settings collects what the options set.
+type settings struct {
+	cfg    gc.Config
+	action action
+
+	// Whether -Xms / -Xmn were given: when they were not, their defaults
+	// shrink with a small -Xmx instead of contradicting it.
+	msSet, mnSet bool
+
+	log       logDest
+	statsPath string
+}
+
+// options is the option table. Rows are in the order the listings print
+// them.
+var options = []option{
+	// Standard options (-help).
+	{name: "-help", aliases: []string{"-h", "--help", "-?"}, kind: kindFlag,
+		help: "print this help and exit",
+		flag: func(s *settings) { s.action = actHelp }},
+	{name: "-version", kind: kindFlag,
+		help: "print the version and exit",
+		flag: func(s *settings) { s.action = actVersion }},
+	{name: "-X", kind: kindFlag,
+		help: "list the -X options with their defaults and exit",
+		flag: func(s *settings) { s.action = actListX }},
+	{name: "-verbose:gc", kind: kindFlag,
+		help: "log each collection on stderr (HotSpot unified-logging lines)",
+		flag: func(s *settings) { s.log = logDest{kind: "stderr"} }},
+
+	// Heap sizes.
+	{name: "-Xmx", kind: kindSize, meta: "<size>", xopt: true,
+		help: "maximum heap size: the reservation (1m..32g)",
+		def:  func(d gc.Config) string { return formatSize(d.MaxHeap) },
+		size: func(s *settings, n uintptr) { s.cfg.MaxHeap = n }},
+	{name: "-Xms", kind: kindSize, meta: "<size>", xopt: true,
+		help: "initial heap size: committed at start (at most -Xmx)",
+		def: func(d gc.Config) string {
+			return formatSize(d.InitialHeap) + " or -Xmx if smaller"
+		},
+		size: func(s *settings, n uintptr) { s.cfg.InitialHeap, s.msSet = n, true }},
+	{name: "-Xmn", kind: kindSize, meta: "<size>", xopt: true,
+		help: "nursery size, both semispaces (256k..-Xmx/2)",
+		def: func(d gc.Config) string {
+			return formatSize(d.NurserySize) + " or -Xmx/4 if smaller"
+		},
+		size: func(s *settings, n uintptr) { s.cfg.NurserySize, s.mnSet = n, true }},
+
+	// Nursery collector.
+	{name: "-Xgc:breadthFirstScanOrdering", kind: kindFlag, xopt: true,
+		help: "scavenger, Cheney order: copy, then scan copies in order",
+		def:  collectorDefault(gc.BreadthFirst),
+		flag: func(s *settings) { s.cfg.Collector = gc.BreadthFirst }},
+	{name: "-Xgc:hierarchicalScanOrdering", kind: kindFlag, xopt: true,
+		help: "scavenger with copy caches and aliasing",
+		def:  collectorDefault(gc.Hierarchical),
+		flag: func(s *settings) { s.cfg.Collector = gc.Hierarchical }},
+	{name: "-Xgc:recursiveScanOrdering", kind: kindFlag, xopt: true,
+		help: "evacuator: depth-first copying on a stack of scan frames",
+		def:  collectorDefault(gc.Recursive),
+		flag: func(s *settings) { s.cfg.Collector = gc.Recursive }},
+	{name: "-Xgc:scvTenureAge=", kind: kindInt, meta: "<n>", lo: 1, hi: gc.MaxAge, xopt: true,
+		help: "tenure objects that survived n nursery collections",
+		def:  func(d gc.Config) string { return strconv.Itoa(d.TenureAge) },
+		num:  func(s *settings, n int) { s.cfg.TenureAge = n }},
+	{name: "-Xgcthreads", kind: kindInt, meta: "<n>", lo: 1, hi: 64, xopt: true,
+		help: "number of GC threads",
+		def: func(d gc.Config) string {
+			if d.GCThreads == 0 {
+				return fmt.Sprintf("number of CPUs (%d)", runtime.NumCPU())
+			}
+			return strconv.Itoa(d.GCThreads)
+		},
+		num: func(s *settings, n int) { s.cfg.GCThreads = n }},
+
+	// Evacuator parameters (EVACUATOR.md §5).
+	{name: "-XXgc:recursiveMaximumStackDepth=", kind: kindInt, meta: "<n>", lo: 1, xopt: true,
+		help: "evacuator scan frames; 1 = breadth-first",
+		def:  func(d gc.Config) string { return strconv.Itoa(d.MaxStackDepth) },
+		num:  func(s *settings, n int) { s.cfg.MaxStackDepth = n }},
+	{name: "-XXgc:recursiveMaximumInsideCopySize=", kind: kindInt, meta: "<bytes>", lo: 16, xopt: true,
+		help: "largest object the evacuator copies inside the stack",
+		def:  func(d gc.Config) string { return strconv.Itoa(d.MaxInsideCopySize) },
+		num:  func(s *settings, n int) { s.cfg.MaxInsideCopySize = n }},
+	{name: "-XXgc:recursiveMaximumInsideCopyDistance=", kind: kindInt, meta: "<bytes>", lo: 0, xopt: true,
+		help: "frame width before an inside copy opens a new frame; 0 = depth-first",
+		def:  func(d gc.Config) string { return strconv.Itoa(d.InsideCopyDistance) },
+		num:  func(s *settings, n int) { s.cfg.InsideCopyDistance = n }},
+	{name: "-XXgc:recursiveWorkVolumeQuantum=", kind: kindInt, meta: "<bytes>", lo: 2048, xopt: true,
+		help: "smallest workspace released to the worklist",
+		def:  func(d gc.Config) string { return strconv.Itoa(d.WorkVolumeQuantum) },
+		num:  func(s *settings, n int) { s.cfg.WorkVolumeQuantum = n }},
+	{name: "-XXgc:recursiveWorkVolumeQuanta=", kind: kindInt, meta: "<n>", lo: 0, xopt: true,
+		help: "work (in quanta) a worker must hold before it wakes a stalled peer",
+		def:  func(d gc.Config) string { return strconv.Itoa(d.WorkVolumeQuanta) },
+		num:  func(s *settings, n int) { s.cfg.WorkVolumeQuanta = n }},
+
+	// Class metadata below 4 GB and pretouch (runtime/mem, issue 7).
+	{name: "-Xgc:suballocatorInitialSize=", kind: kindText, meta: "<size>", xopt: true,
+		help: "class-metadata region reserved below 4 GB at start (4k..4g)",
+		def:  func(d gc.Config) string { return formatSize(d.SuballocatorInitialSize) },
+		text: sizeIn(4<<10, 4<<30, func(s *settings, n uintptr) { s.cfg.SuballocatorInitialSize = n })},
+	{name: "-Xgc:suballocatorCommitSize=", kind: kindText, meta: "<size>", xopt: true,
+		help: "commit step inside the initial class-metadata region (4k..4g)",
+		def:  func(d gc.Config) string { return formatSize(d.SuballocatorCommitSize) },
+		text: sizeIn(4<<10, 4<<30, func(s *settings, n uintptr) { s.cfg.SuballocatorCommitSize = n })},
+	{name: "-Xgc:suballocatorIncrementSize=", kind: kindText, meta: "<size>", xopt: true,
+		help: "size of each further class-metadata region (4k..4g)",
+		def:  func(d gc.Config) string { return formatSize(d.SuballocatorIncrementSize) },
+		text: sizeIn(4<<10, 4<<30, func(s *settings, n uintptr) { s.cfg.SuballocatorIncrementSize = n })},
+	{name: "-Xgc:suballocatorQuickAllocEnable", kind: kindFlag, xopt: true,
+		help: "find class-metadata regions by a /proc/self/maps gap search",
+		def: func(d gc.Config) string {
+			if !d.SuballocatorBruteForce {
+				return "default"
+			}
+			return ""
+		},
+		flag: func(s *settings) { s.cfg.SuballocatorBruteForce = false }},
+	{name: "-Xgc:suballocatorQuickAllocDisable", kind: kindFlag, xopt: true,
+		help: "find class-metadata regions by stepping mmap hints (brute force)",
+		flag: func(s *settings) { s.cfg.SuballocatorBruteForce = true }},
+	{name: "-XX:+AlwaysPreTouch", kind: kindFlag, xopt: true,
+		help: "pretouch committed heap (parallel MADV_POPULATE_WRITE unless -Xgc:pretouch= says otherwise)",
+		def:  func(d gc.Config) string { return onOff(d.AlwaysPreTouch) },
+		flag: func(s *settings) { s.cfg.AlwaysPreTouch = true }},
+	{name: "-XX:-AlwaysPreTouch", kind: kindFlag, xopt: true,
+		help: "do not pretouch committed heap",
+		flag: func(s *settings) { s.cfg.AlwaysPreTouch = false }},
+	{name: "-Xgc:pretouch=", kind: kindText, meta: "<mode>", xopt: true,
+		help: "pretouch committed tenure: none, store, atomic, populate or background",
+		def:  func(d gc.Config) string { return d.Pretouch.String() },
+		text: func(s *settings, v string) (err error) {
+			s.cfg.Pretouch, err = mem.ParsePretouchMode(v)
+			return err
+		}},
+
+	// Verification and stress.
+	{name: "-Xcheck:gc", kind: kindFlag, xopt: true,
+		help: "verify the heap before and after every collection",
+		def:  func(gc.Config) string { return "off" },
+		flag: func(s *settings) { s.cfg.Verify = true }},
+	{name: "-Xgc:stress", kind: kindFlag, xopt: true,
+		help: "stress: a nursery collection at every allocation (-Xgc:stress=1)",
+		def:  func(gc.Config) string { return "off" },
+		flag: func(s *settings) { s.cfg.StressInterval = 1 }},
+	{name: "-Xgc:stress=", kind: kindInt, meta: "<n>", lo: 1, xopt: true,
+		help: "stress: a nursery collection every n allocations, a global one every 64n",
+		num:  func(s *settings, n int) { s.cfg.StressInterval = n }},
+
+	// Logs and statistics.
+	{name: "-Xlog:gc", kind: kindFlag, xopt: true,
+		help: "log each collection on stdout",
+		def:  func(gc.Config) string { return "off" },
+		flag: func(s *settings) { s.log, s.cfg.LogDetail = logDest{kind: "stdout"}, false }},
+	{name: "-Xlog:gc*", kind: kindFlag, xopt: true,
+		help: "log each collection with detail lines on stdout",
+		flag: func(s *settings) { s.log, s.cfg.LogDetail = logDest{kind: "stdout"}, true }},
+	{name: "-Xlog:gc:", kind: kindText, meta: "<output>", xopt: true,
+		help: "log each collection to stdout, stderr or file=<path>",
+		text: func(s *settings, v string) (err error) {
+			s.cfg.LogDetail = false
+			s.log, err = parseLogOutput(v)
+			return err
+		}},
+	{name: "-Xlog:gc*:", kind: kindText, meta: "<output>", xopt: true,
+		help: "log each collection with detail lines to stdout, stderr or file=<path>",
+		text: func(s *settings, v string) (err error) {
+			s.cfg.LogDetail = true
+			s.log, err = parseLogOutput(v)
+			return err
+		}},
+	{name: "-Xgc:statsFile=", kind: kindText, meta: "<path>", xopt: true,
+		help: "write per-collection statistics as JSON Lines to path",
+		def:  func(gc.Config) string { return "off" },
+		text: func(s *settings, v string) error { s.statsPath = v; return nil }},
+}
+
+func collectorDefault(c gc.Collector) func(gc.Config) string {
+	return func(d gc.Config) string {
+		if d.Collector == c {
+			return "default"
+		}
+		return ""
+	}
+}
+
+// sizeIn returns a text setter for a size option with the accepted range
+// [lo, hi): a bad size or one out of range is a usage error.
+func sizeIn(lo, hi uintptr, set func(s *settings, n uintptr)) func(s *settings, v string) error {
+	return func(s *settings, v string) error {
+		n, ok := parseSize(v)
+		if !ok {
+			return fmt.Errorf("invalid size '%s'", v)
+		}
+		if n < lo || n >= hi {
+			return fmt.Errorf("size %s out of range [%s, %s)", v, formatSize(lo), formatSize(hi))
+		}
+		set(s, n)
+		return nil
+	}
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// parseLogOutput parses the output part of -Xlog:gc:<output>: stdout,
+// stderr, file=<path>, or (as HotSpot accepts) a bare path.
+func parseLogOutput(v string) (logDest, error) {
+	switch {
+	case v == "stdout" || v == "stderr":
+		return logDest{kind: v}, nil
+	case strings.HasPrefix(v, "file="):
+		if v == "file=" {
+			return logDest{}, errors.New("missing file name")
+		}
+		return logDest{kind: "file", path: strings.TrimPrefix(v, "file=")}, nil
+	}
+	return logDest{kind: "file", path: v}, nil
+}
+
+// usageError is a bad command line: printed as one line, exit code 64.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// lookup finds the table row an argument spells: a flag by exact name (or
+// alias), a valued option by the longest name that prefixes the argument.
+// val is the text after the name.
+func lookup(arg string) (opt *option, val string) {
+	for i := range options {
+		o := &options[i]
+		if o.kind == kindFlag {
+			if arg == o.name || containsString(o.aliases, arg) {
+				return o, ""
+			}
+			continue
+		}
+		if strings.HasPrefix(arg, o.name) && (opt == nil || len(o.name) > len(opt.name)) {
+			opt, val = o, arg[len(o.name):]
+		}
+	}
+	return opt, val
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// apply parses one option argument into s.
+func (o *option) apply(s *settings, arg, val string) error {
+	switch o.kind {
+	case kindFlag:
+		o.flag(s)
+	case kindSize:
+		n, ok := parseSize(val)
+		if !ok {
+			return usagef("invalid heap size '%s'", arg)
+		}
+		o.size(s, n)
+	case kindInt:
+		n, err := strconv.Atoi(val)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return usagef("invalid number '%s' (want an integer in %s)", arg, o.rangeString())
+		}
+		if err != nil || n < o.lo || (o.hi != 0 && n > o.hi) {
+			return usagef("%s out of range %s", arg, o.rangeString())
+		}
+		o.num(s, n)
+	case kindText:
+		if val == "" {
+			return usagef("missing value in '%s' (want %s%s)", arg, o.name, o.meta)
+		}
+		if err := o.text(s, val); err != nil {
+			return usagef("invalid option '%s': %v", arg, err)
+		}
+	}
+	return nil
+}
+
+func (o *option) rangeString() string {
+	if o.hi == 0 {
+		return fmt.Sprintf("[%d, ...]", o.lo)
+	}
+	return fmt.Sprintf("[%d, %d]", o.lo, o.hi)
+}
+
+// parseSize parses Java's size syntax: decimal digits with an optional
+// k/K, m/M, g/G or t/T suffix; no suffix means bytes.
+func parseSize(s string) (uintptr, bool) {
+	shift := 0
+	if s != "" {
+		switch s[len(s)-1] {
+		case 'k', 'K':
+			shift = 10
+		case 'm', 'M':
+			shift = 20
+		case 'g', 'G':
+			shift = 30
+		case 't', 'T':
+			shift = 40
+		}
+		if shift != 0 {
+			s = s[:len(s)-1]
+		}
+	}
+	if s == "" || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || n > math.MaxUint64>>shift || n<<shift > math.MaxUint64>>1 {
+		return 0, false
+	}
+	return uintptr(n << shift), true
+}
+
+// formatSize renders a byte count in the largest unit that divides it:
+// 1g, 64m, 256k, 1000.
+func formatSize(n uintptr) string {
+	for _, u := range []struct {
+		shift  uint
+		suffix string
+	}{{40, "t"}, {30, "g"}, {20, "m"}, {10, "k"}} {
+		if n != 0 && n%(1<<u.shift) == 0 {
+			return strconv.FormatUint(uint64(n>>u.shift), 10) + u.suffix
+		}
+	}
+	return strconv.FormatUint(uint64(n), 10)
+}
+
+// invocation is a parsed command line.
+type invocation struct {
+	settings
+	script string   // "" for the REPL
+	args   []string // script arguments, for argv()
+}
+
+// parse parses the command line: options up to the first argument that
+// does not start with '-' (or up to "--"), which is the script; the rest
+// are the script's arguments. An action option (-version, -help, -X) ends
+// parsing at once.
+func parse(args []string) (*invocation, error) {
+	inv := &invocation{settings: settings{cfg: gc.DefaultConfig()}}
+	i := 0
+	for ; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(arg, "-") {
+			break
+		}
+		opt, val := lookup(arg)
+		if opt == nil {
+			return nil, usagef("unrecognized option '%s'", arg)
+		}
+		if err := opt.apply(&inv.settings, arg, val); err != nil {
+			return nil, err
+		}
+		if inv.action != actRun {
+			return inv, nil
+		}
+	}
+	if i < len(args) {
+		inv.script, inv.args = args[i], args[i+1:]
+	}
+	return inv, inv.finish()
+}
+
+// finish derives the defaults that depend on -Xmx and checks the sizes
+// against each other.
+func (s *settings) finish() error {
+	c := &s.cfg
+	def := gc.DefaultConfig()
+	if !s.msSet {
+		c.InitialHeap = min(def.InitialHeap, c.MaxHeap)
+	}
+	if !s.mnSet {
+		c.NurserySize = min(def.NurserySize, c.MaxHeap/4)
+	}
+	switch {
+	case c.MaxHeap > gc.MaxHeapLimit:
+		return usagef("maximum heap size %s (-Xmx) exceeds %s, the limit of compressed references",
+			formatSize(c.MaxHeap), formatSize(gc.MaxHeapLimit))
+	case c.MaxHeap < gc.MinHeap:
+		return usagef("maximum heap size %s (-Xmx) is below the minimum %s",
+			formatSize(c.MaxHeap), formatSize(gc.MinHeap))
+	case c.InitialHeap > c.MaxHeap:
+		return usagef("initial heap size %s (-Xms) exceeds the maximum heap size %s (-Xmx)",
+			formatSize(c.InitialHeap), formatSize(c.MaxHeap))
+	case c.NurserySize < gc.MinNursery:
+		return usagef("nursery size %s (-Xmn) is below the minimum %s",
+			formatSize(c.NurserySize), formatSize(gc.MinNursery))
+	case c.NurserySize > c.MaxHeap/2:
+		return usagef("nursery size %s (-Xmn) exceeds half the maximum heap size %s (-Xmx)",
+			formatSize(c.NurserySize), formatSize(c.MaxHeap))
+	}
+	return nil
+}
+
+// spelling is how a row is written in listings: -Xmx<size>.
+func (o *option) spelling() string {
+	return o.name + o.meta
+}
+
+// writeOptions prints the rows of one listing: the standard options for
+// -help, the -X options (with their defaults) for -X.
+func writeOptions(w io.Writer, xopts bool) {
+	def := gc.DefaultConfig()
+	width := 0
+	for i := range options {
+		if o := &options[i]; o.xopt == xopts {
+			width = max(width, len(o.listName()))
+		}
+	}
+	for i := range options {
+		o := &options[i]
+		if o.xopt != xopts {
+			continue
+		}
+		line := fmt.Sprintf("  %-*s  %s", width, o.listName(), o.help)
+		if o.def != nil {
+			if d := o.def(def); d != "" {
+				line += " [" + d + "]"
+			}
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+func (o *option) listName() string {
+	if len(o.aliases) == 0 {
+		return o.spelling()
+	}
+	return o.spelling() + ", " + strings.Join(o.aliases, ", ")
+}

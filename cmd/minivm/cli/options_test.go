@@ -1,0 +1,347 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"minivm/runtime/gc"
+)
+
+// Every row must carry the setter its kind needs, and nothing else, and
+// every spelling must be reachable.
+func TestOptionTable(t *testing.T) {
+	seen := map[string]bool{}
+	for i := range options {
+		o := &options[i]
+		setters := 0
+		for _, set := range []bool{o.flag != nil, o.size != nil, o.num != nil, o.text != nil} {
+			if set {
+				setters++
+			}
+		}
+		var want bool
+		switch o.kind {
+		case kindFlag:
+			want = o.flag != nil
+		case kindSize:
+			want = o.size != nil
+		case kindInt:
+			want = o.num != nil && (o.hi == 0 || o.lo <= o.hi)
+		case kindText:
+			want = o.text != nil
+		}
+		if !want || setters != 1 {
+			t.Errorf("%s: setters do not match its kind", o.name)
+		}
+		if o.help == "" || !strings.HasPrefix(o.name, "-") {
+			t.Errorf("%s: needs help text and a leading '-'", o.name)
+		}
+		if o.kind != kindFlag && o.meta == "" {
+			t.Errorf("%s: a valued option needs a placeholder", o.name)
+		}
+		for _, n := range append([]string{o.name}, o.aliases...) {
+			if seen[n] {
+				t.Errorf("%s spelled twice", n)
+			}
+			seen[n] = true
+		}
+		if o.kind == kindFlag {
+			if got, _ := lookup(o.name); got != o {
+				t.Errorf("%s: lookup finds %v", o.name, got)
+			}
+		}
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want uintptr
+		ok   bool
+	}{
+		{"4096", 4096, true},
+		{"0", 0, true},
+		{"512k", 512 << 10, true},
+		{"512K", 512 << 10, true},
+		{"64m", 64 << 20, true},
+		{"64M", 64 << 20, true},
+		{"1g", 1 << 30, true},
+		{"1G", 1 << 30, true},
+		{"1t", 1 << 40, true},
+		{"007m", 7 << 20, true},
+		{"", 0, false},
+		{"m", 0, false},
+		{"abc", 0, false},
+		{"1.5g", 0, false},
+		{"-1m", 0, false},
+		{"+1m", 0, false},
+		{"1mb", 0, false},
+		{"1 m", 0, false},
+		{"99999999999999999999", 0, false},
+		{"9999999999t", 0, false},
+	} {
+		got, ok := parseSize(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("parseSize(%q) = %d, %v; want %d, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestFormatSize(t *testing.T) {
+	for n, want := range map[uintptr]string{
+		0: "0", 1000: "1000", 1024: "1k", 1536: "1536", 256 << 10: "256k",
+		64 << 20: "64m", 1 << 30: "1g", 32 << 30: "32g", 3 << 40: "3t",
+	} {
+		if got := formatSize(n); got != want {
+			t.Errorf("formatSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// Each option writes its field; defaults come from gc.DefaultConfig, and
+// -Xms / -Xmn defaults shrink with -Xmx.
+func TestParseSetsConfig(t *testing.T) {
+	def := gc.DefaultConfig()
+	for _, tc := range []struct {
+		args  []string
+		check func(c gc.Config) bool
+	}{
+		{nil, func(c gc.Config) bool {
+			return c.MaxHeap == def.MaxHeap && c.InitialHeap == def.InitialHeap &&
+				c.NurserySize == def.NurserySize && c.Collector == def.Collector &&
+				c.TenureAge == def.TenureAge && c.GCThreads == def.GCThreads &&
+				c.StressInterval == 0 && !c.Verify && c.Log == nil && c.StatsFile == nil
+		}},
+		{[]string{"-Xmx16m"}, func(c gc.Config) bool {
+			return c.MaxHeap == 16<<20 && c.InitialHeap == 16<<20 && c.NurserySize == 4<<20
+		}},
+		{[]string{"-Xmx1m"}, func(c gc.Config) bool { return c.NurserySize == 256<<10 }},
+		{[]string{"-Xms8m", "-Xmn4m"}, func(c gc.Config) bool {
+			return c.InitialHeap == 8<<20 && c.NurserySize == 4<<20
+		}},
+		{[]string{"-Xmx16m", "-Xmn8m"}, func(c gc.Config) bool { return c.NurserySize == 8<<20 }},
+		{[]string{"-Xmx32g"}, func(c gc.Config) bool { return c.MaxHeap == 32<<30 }},
+		{[]string{"-Xgc:breadthFirstScanOrdering"}, func(c gc.Config) bool { return c.Collector == gc.BreadthFirst }},
+		{[]string{"-Xgc:breadthFirstScanOrdering", "-Xgc:hierarchicalScanOrdering"}, func(c gc.Config) bool {
+			return c.Collector == gc.Hierarchical
+		}},
+		{[]string{"-Xgc:recursiveScanOrdering"}, func(c gc.Config) bool { return c.Collector == gc.Recursive }},
+		{[]string{"-Xgc:scvTenureAge=1"}, func(c gc.Config) bool { return c.TenureAge == 1 }},
+		{[]string{"-Xgc:scvTenureAge=14"}, func(c gc.Config) bool { return c.TenureAge == 14 }},
+		{[]string{"-Xgc:stress"}, func(c gc.Config) bool { return c.StressInterval == 1 }},
+		{[]string{"-Xgc:stress=50"}, func(c gc.Config) bool { return c.StressInterval == 50 }},
+		{[]string{"-Xcheck:gc"}, func(c gc.Config) bool { return c.Verify }},
+		{[]string{"-Xgcthreads4"}, func(c gc.Config) bool { return c.GCThreads == 4 }},
+		{[]string{"-Xlog:gc*"}, func(c gc.Config) bool { return c.LogDetail }},
+		{[]string{"-Xlog:gc*", "-Xlog:gc"}, func(c gc.Config) bool { return !c.LogDetail }},
+		{[]string{"-Xlog:gc*:stderr"}, func(c gc.Config) bool { return c.LogDetail }},
+	} {
+		inv, err := parse(append(tc.args, "x.lox"))
+		if err != nil {
+			t.Errorf("%q: %v", tc.args, err)
+			continue
+		}
+		if !tc.check(inv.cfg) {
+			t.Errorf("%q: wrong config %+v", tc.args, inv.cfg)
+		}
+	}
+}
+
+func TestParseLogDest(t *testing.T) {
+	for _, tc := range []struct {
+		arg  string
+		want logDest
+	}{
+		{"-verbose:gc", logDest{kind: "stderr"}},
+		{"-Xlog:gc", logDest{kind: "stdout"}},
+		{"-Xlog:gc*", logDest{kind: "stdout"}},
+		{"-Xlog:gc:stdout", logDest{kind: "stdout"}},
+		{"-Xlog:gc:stderr", logDest{kind: "stderr"}},
+		{"-Xlog:gc:file=a/gc.log", logDest{kind: "file", path: "a/gc.log"}},
+		{"-Xlog:gc*:file=gc.log", logDest{kind: "file", path: "gc.log"}},
+		{"-Xlog:gc:gc.log", logDest{kind: "file", path: "gc.log"}},
+	} {
+		inv, err := parse([]string{tc.arg, "x.lox"})
+		if err != nil {
+			t.Errorf("%s: %v", tc.arg, err)
+			continue
+		}
+		if inv.log != tc.want {
+			t.Errorf("%s: log %+v, want %+v", tc.arg, inv.log, tc.want)
+		}
+	}
+}
+
+func TestParseScriptAndArgs(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		script string
+		rest   []string
+		action action
+	}{
+		{nil, "", nil, actRun},
+		{[]string{"-Xmx64m"}, "", nil, actRun},
+		{[]string{"a.lox"}, "a.lox", []string{}, actRun},
+		{[]string{"-Xcheck:gc", "a.lox", "-Xfoo", "b"}, "a.lox", []string{"-Xfoo", "b"}, actRun},
+		{[]string{"--", "-a.lox", "x"}, "-a.lox", []string{"x"}, actRun},
+		{[]string{"--"}, "", nil, actRun},
+		{[]string{"-version", "-Xfoo"}, "", nil, actVersion},
+		{[]string{"-h"}, "", nil, actHelp},
+		{[]string{"--help"}, "", nil, actHelp},
+		{[]string{"-X"}, "", nil, actListX},
+	} {
+		inv, err := parse(tc.args)
+		if err != nil {
+			t.Errorf("%q: %v", tc.args, err)
+			continue
+		}
+		if inv.script != tc.script || strings.Join(inv.args, " ") != strings.Join(tc.rest, " ") || inv.action != tc.action {
+			t.Errorf("%q: script %q args %q action %d", tc.args, inv.script, inv.args, inv.action)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-Xfoo"}, "unrecognized option '-Xfoo'"},
+		{[]string{"-"}, "unrecognized option '-'"},
+		{[]string{"-Xmxabc"}, "invalid heap size '-Xmxabc'"},
+		{[]string{"-Xmx64g"}, "maximum heap size 64g (-Xmx) exceeds 32g, the limit of compressed references"},
+		{[]string{"-Xmx1023k"}, "maximum heap size 1023k (-Xmx) is below the minimum 1m"},
+		{[]string{"-Xms2g"}, "initial heap size 2g (-Xms) exceeds the maximum heap size 1g (-Xmx)"},
+		{[]string{"-Xmn513m"}, "nursery size 513m (-Xmn) exceeds half the maximum heap size 1g (-Xmx)"},
+		{[]string{"-Xmn255k"}, "nursery size 255k (-Xmn) is below the minimum 256k"},
+		{[]string{"-Xgc:scvTenureAge=15"}, "-Xgc:scvTenureAge=15 out of range [1, 14]"},
+		{[]string{"-Xgc:scvTenureAge=1x"}, "invalid number '-Xgc:scvTenureAge=1x' (want an integer in [1, 14])"},
+		{[]string{"-Xgc:stress=0"}, "-Xgc:stress=0 out of range [1, ...]"},
+		{[]string{"-Xgcthreads65"}, "-Xgcthreads65 out of range [1, 64]"},
+		{[]string{"-Xgc:statsFile="}, "missing value in '-Xgc:statsFile=' (want -Xgc:statsFile=<path>)"},
+		{[]string{"-Xlog:gc:file="}, "invalid option '-Xlog:gc:file=': missing file name"},
+	} {
+		_, err := parse(append(tc.args, "x.lox"))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%q: error %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// The listings show every row with its default.
+func TestListings(t *testing.T) {
+	var help, x bytes.Buffer
+	writeHelp(&help)
+	writeXHelp(&x)
+	for i := range options {
+		o := &options[i]
+		out := help.String()
+		if o.xopt {
+			out = x.String()
+		}
+		if !strings.Contains(out, "\n  "+o.listName()+" ") {
+			t.Errorf("%s missing from its listing", o.name)
+		}
+	}
+	if !strings.Contains(x.String(), "-Xmx<size>") || !strings.Contains(x.String(), "[1g]") {
+		t.Errorf("-X listing lacks -Xmx and its default:\n%s", x.String())
+	}
+}
+
+// Run's own paths: information options, usage errors, unreadable scripts.
+func TestRunExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args       []string
+		code       int
+		out, errPr string
+	}{
+		{[]string{"-version"}, 0, "minivm version " + Version + "\n", ""},
+		{[]string{"-help"}, 0, "Usage: minivm", ""},
+		{[]string{"-X"}, 0, "The -X options", ""},
+		{[]string{"-Xfoo"}, ExitUsage, "", "minivm: unrecognized option '-Xfoo'\n"},
+		{[]string{filepath.Join(dir, "none.lox")}, ExitIOErr, "", "minivm: cannot open script '" + filepath.Join(dir, "none.lox") + "': no such file or directory\n"},
+		{[]string{"-Xgc:statsFile=" + filepath.Join(dir, "no", "s"), "x.lox"}, ExitIOErr, "", "minivm: cannot open script 'x.lox'"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := Run(tc.args, strings.NewReader(""), &stdout, &stderr)
+		if code != tc.code || !strings.HasPrefix(stdout.String(), tc.out) || !strings.HasPrefix(stderr.String(), tc.errPr) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", tc.args, code, stdout.String(), stderr.String())
+		}
+	}
+}
+
+// A panic anywhere below Run (here: in the writer the VM prints to) is an
+// internal error with exit code 70, never a Go stack dump.
+func TestRunRecoversPanics(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "p.lox")
+	if err := os.WriteFile(script, []byte("print 1;\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	code := Run([]string{script}, strings.NewReader(""), panicWriter{}, &stderr)
+	if code == 0 && stderr.Len() == 0 {
+		t.Skip("the VM printed nothing (interp not implemented yet)")
+	}
+	if code != ExitSoftware || !strings.HasPrefix(stderr.String(), "internal error: ") {
+		t.Errorf("exit %d, stderr %q; want 70 and an internal error", code, stderr.String())
+	}
+}
+
+type panicWriter struct{}
+
+func (panicWriter) Write([]byte) (int, error) { panic("writer exploded") }
+
+// Output files are created before the run and flushed and closed after it.
+func TestRunOutputFiles(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "s.lox")
+	stats := filepath.Join(dir, "stats.jsonl")
+	log := filepath.Join(dir, "gc.log")
+	if err := os.WriteFile(script, []byte("gc();\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := Run([]string{"-Xgc:statsFile=" + stats, "-Xlog:gc:file=" + log, script}, strings.NewReader(""), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, p := range []string{stats, log} {
+		if _, err := os.Stat(p); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// The README's option table lists exactly the options of the table.
+func TestREADMEOptions(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	if err != nil {
+		t.Skipf("no README: %v", err)
+	}
+	documented := map[string]bool{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "| `-") {
+			continue
+		}
+		first := strings.Split(line, "|")[1]
+		for _, f := range strings.Split(first, ",") {
+			documented[strings.Trim(f, " `")] = true
+		}
+	}
+	for i := range options {
+		o := &options[i]
+		for _, n := range append([]string{o.spelling()}, o.aliases...) {
+			if !documented[n] {
+				t.Errorf("README's option table lacks %s", n)
+			}
+			delete(documented, n)
+		}
+	}
+	for n := range documented {
+		t.Errorf("README documents %s, which is not an option", n)
+	}
+}
