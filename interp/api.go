@@ -1,8 +1,15 @@
 package interp
 
 import (
+	"bufio"
+	"errors"
+	"fmt"
 	"io"
+	"math"
+	"os"
+	"time"
 
+	"minivm/lang"
 	"minivm/runtime/gc"
 )
 
@@ -26,28 +33,254 @@ const (
 
 // VM is one Lox virtual machine with its own heap.
 type VM struct {
-	opts Options
+	opts  Options
+	heap  *gc.Heap
+	out   *bufio.Writer
+	errw  io.Writer
+	start time.Time
+	m     metas
+
+	// Execution state (roots: stack[:sp], frames[:fp].closure).
+	stack  []gc.Value
+	sp     int
+	frames []frame
+	fp     int
+	steps  int64 // instructions budget left (counted at loops and calls)
+
+	// Globals, by index; Undefined marks an unset global (rooted).
+	globals     []gc.Value
+	globalNames []string
+	globalIdx   map[string]int
+
+	// Names of properties and methods, by id.
+	names    []string
+	nameIdx  map[string]int32
+	initName int32
+
+	protos      []*proto // every loaded function; constants rooted
+	classDescs  []*classDesc
+	classes     []*classRec // by class table index (ClassMeta tag); nil = free
+	freeClasses []uint32
+
+	// Open upvalues sorted by stack index (openUp rooted).
+	openUp  []gc.Value
+	openIdx []int
+
+	handles []gc.Value // temporaries of natives (rooted)
+	buf     []byte     // formatting scratch
+
+	closed bool
 }
 
 // New creates a VM and its heap. It fails only when the heap cannot be
 // reserved or the configuration is invalid.
 func New(opts Options) (*VM, error) {
-	return &VM{opts: opts}, nil
+	if opts.Stdout == nil {
+		opts.Stdout = os.Stdout
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	vm := &VM{
+		opts:      opts,
+		out:       bufio.NewWriterSize(opts.Stdout, 64<<10),
+		errw:      opts.Stderr,
+		start:     time.Now(),
+		stack:     make([]gc.Value, initialStack),
+		frames:    make([]frame, maxFrames),
+		globalIdx: map[string]int{},
+		nameIdx:   map[string]int32{},
+	}
+	vm.initName = vm.nameID("init")
+	h, err := gc.New(opts.Heap, vm)
+	if err != nil {
+		return nil, err
+	}
+	vm.heap = h
+	h.OnClassUnload = vm.unloadClass
+	if err := vm.initMetas(); err != nil {
+		h.Release()
+		return nil, err
+	}
+	if err := vm.guard(vm.defineNatives); err != nil {
+		h.Release()
+		return nil, err
+	}
+	return vm, nil
+}
+
+// guard runs f, turning an OutOfMemoryError raised by any allocation into
+// a Lox runtime error (with the stack trace of the frames then active).
+func (vm *VM) guard(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			oom, ok := r.(*gc.OutOfMemoryError)
+			if !ok {
+				panic(r)
+			}
+			err = vm.runtimeError("%s", oom.Error())
+		}
+	}()
+	return f()
 }
 
 // RunScript compiles and runs a whole script and returns the exit code:
 // ExitOK, ExitCompileError (errors printed to Stderr as clox prints them) or
 // ExitRuntimeError (message and stack trace printed to Stderr).
-func (vm *VM) RunScript(src string) int {
+func (vm *VM) RunScript(src string) (code int) {
+	if vm.closed {
+		fmt.Fprintln(vm.errw, "internal error: the VM is closed")
+		return ExitRuntimeError
+	}
+	defer vm.out.Flush()
+	defer vm.catchInternal(&code)
+	prog, errs := lang.Parse(src)
+	if len(errs) > 0 {
+		vm.reportCompileErrors(errs)
+		return ExitCompileError
+	}
+	return vm.runProgram(prog)
+}
+
+// catchInternal turns any Go panic into a one-line internal error: no Go
+// stack trace ever reaches a user.
+func (vm *VM) catchInternal(code *int) {
+	if r := recover(); r != nil {
+		vm.out.Flush()
+		fmt.Fprintf(vm.errw, "internal error: %v\n", r)
+		vm.resetStack()
+		*code = ExitRuntimeError
+	}
+}
+
+func (vm *VM) reportCompileErrors(errs lang.ErrorList) {
+	vm.out.Flush()
+	for _, e := range errs {
+		fmt.Fprintln(vm.errw, e.Error())
+	}
+}
+
+// runProgram compiles, loads and runs a parsed program.
+func (vm *VM) runProgram(prog *lang.Program) int {
+	u, errs := vm.compile(prog)
+	if len(errs) > 0 {
+		vm.reportCompileErrors(errs)
+		return ExitCompileError
+	}
+	vm.steps = vm.opts.StepLimit
+	if vm.steps <= 0 {
+		vm.steps = math.MaxInt64
+	}
+	err := vm.guard(func() error {
+		idx := vm.load(u)
+		return vm.interpret(idx)
+	})
+	if err != nil {
+		vm.reportRuntimeError(err)
+		vm.resetStack()
+		return ExitRuntimeError
+	}
 	return ExitOK
+}
+
+func (vm *VM) reportRuntimeError(err error) {
+	vm.out.Flush()
+	var rt *RuntimeError
+	if errors.As(err, &rt) {
+		fmt.Fprintln(vm.errw, rt.Msg)
+		for _, l := range rt.Trace {
+			fmt.Fprintln(vm.errw, l)
+		}
+		return
+	}
+	fmt.Fprintln(vm.errw, err.Error())
+}
+
+// resetStack drops all execution state after an error.
+func (vm *VM) resetStack() {
+	vm.sp, vm.fp = 0, 0
+	vm.openUp, vm.openIdx = vm.openUp[:0], vm.openIdx[:0]
+	vm.handles = vm.handles[:0]
+}
+
+// load materialises the unit's string constants in the heap and makes its
+// prototypes and class descriptors part of the VM.
+func (vm *VM) load(u *unit) (script int) {
+	script = len(vm.protos)
+	vm.protos = append(vm.protos, u.protos...)
+	vm.classDescs = append(vm.classDescs, u.descs...)
+	for _, p := range u.protos {
+		// Until filled, pending constants are Nil, which the root visitor
+		// skips; each allocation may run a collection.
+		for _, ps := range p.pending {
+			v := vm.newString([]byte(ps.s))
+			p.consts[ps.k] = v
+		}
+		p.pending = nil
+	}
+	return script
+}
+
+// interpret runs the script prototype idx in a new frame.
+func (vm *VM) interpret(idx int) error {
+	h := vm.heap
+	p := vm.protos[idx]
+	r := h.AllocSlots(vm.m.closure, 0, gc.Nil)
+	h.SetRawWord(r, 1, uint64(idx)<<32)
+	if p.maxStack+1 > len(vm.stack) && !vm.growStack(p.maxStack+1) {
+		return vm.runtimeError("Stack overflow.")
+	}
+	vm.sp = 0
+	vm.push(gc.FromRef(r))
+	vm.frames[0] = frame{closure: gc.FromRef(r), proto: p}
+	vm.fp = 1
+	return vm.run()
 }
 
 // RunREPL reads declarations line by line from in, printing a "> " prompt
 // to Stdout, and runs each one; globals persist between lines. Errors are
 // reported and the REPL continues. It returns ExitOK at end of input.
 func (vm *VM) RunREPL(in io.Reader) int {
-	return ExitOK
+	if vm.closed {
+		fmt.Fprintln(vm.errw, "internal error: the VM is closed")
+		return ExitRuntimeError
+	}
+	r := bufio.NewReader(in)
+	for {
+		vm.out.WriteString("> ")
+		vm.out.Flush()
+		line, err := r.ReadString('\n')
+		if line != "" {
+			vm.replLine(line)
+		}
+		if err != nil {
+			vm.out.WriteString("\n")
+			vm.out.Flush()
+			return ExitOK
+		}
+	}
+}
+
+func (vm *VM) replLine(line string) {
+	var code int
+	defer vm.out.Flush()
+	defer vm.catchInternal(&code)
+	prog, errs := lang.Parse(line)
+	if len(errs) > 0 {
+		vm.reportCompileErrors(errs)
+		return
+	}
+	vm.runProgram(prog)
 }
 
 // Close flushes output and releases the heap.
-func (vm *VM) Close() {}
+func (vm *VM) Close() {
+	if vm.closed {
+		return
+	}
+	vm.closed = true
+	vm.out.Flush()
+	if vm.heap != nil {
+		vm.heap.Release()
+	}
+}

@@ -1,0 +1,147 @@
+package interp
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+)
+
+// An opcode is one byte; its operands follow it in the code, little-endian.
+// Operand widths: u8 for argument counts (the parser limits calls to 255
+// arguments), u16 for local slots and upvalue indexes, u32 for everything
+// that indexes a table (constants, globals, inline caches, names, class
+// descriptors, prototypes, array lengths) and for jump targets, which are
+// absolute code offsets.
+type opcode uint8
+
+const (
+	opConstant         opcode = iota // u32 k            push consts[k]
+	opNil                            //                  push nil
+	opTrue                           //                  push true
+	opFalse                          //                  push false
+	opPop                            //                  pop 1
+	opPopN                           // u32 n            pop n
+	opGetLocal                       // u16 slot         push stack[base+slot]
+	opSetLocal                       // u16 slot         stack[base+slot] = top (no pop)
+	opGetGlobal                      // u32 g            push globals[g] ("Undefined variable" if unset)
+	opDefineGlobal                   // u32 g            globals[g] = pop
+	opSetGlobal                      // u32 g            globals[g] = top (must be set)
+	opGetUpvalue                     // u16 i            push the current closure's upvalue i
+	opSetUpvalue                     // u16 i            upvalue i = top
+	opGetProperty                    // u32 ic           obj -> obj.name (field, else bound method)
+	opSetProperty                    // u32 ic           obj value -> value
+	opGetSuper                       // u32 ic           this super -> bound method of super
+	opEqual                          //                  a b -> a == b
+	opNotEqual                       //                  a b -> a != b
+	opGreater                        //                  a b -> a > b
+	opGreaterEqual                   //                  a b -> !(a < b)  (clox's NaN behaviour)
+	opLess                           //                  a b -> a < b
+	opLessEqual                      //                  a b -> !(a > b)
+	opAdd                            //                  a b -> a + b (numbers or strings)
+	opSubtract                       //                  a b -> a - b
+	opMultiply                       //                  a b -> a * b
+	opDivide                         //                  a b -> a / b
+	opNot                            //                  a -> !a
+	opNegate                         //                  a -> -a
+	opPrint                          //                  print pop
+	opJump                           // u32 target       ip = target
+	opJumpIfFalse                    // u32 target       if falsey(top) ip = target (no pop)
+	opJumpIfTrue                     // u32 target       if !falsey(top) ip = target (no pop)
+	opPopJumpIfFalse                 // u32 target       if falsey(pop) ip = target
+	opLoop                           // u32 target       ip = target (backward; counts a step)
+	opCall                           // u8 argc          callee args... -> result
+	opInvoke                         // u32 ic, u8 argc  recv args... -> recv.name(args...)
+	opSuperInvoke                    // u32 ic, u8 argc  this args... super -> super.name(args...)
+	opClosure                        // u32 proto, then per upvalue: u8 isLocal, u16 index
+	opCloseUpvalue                   //                  close the upvalue of the top slot, pop
+	opReturn                         //                  return pop
+	opClass                          // u32 desc         push a new class
+	opInherit                        //                  super class -> super (copy methods down)
+	opMethod                         // u32 name         class closure -> class
+	opEndClass                       //                  class -> (finalize the instance layout)
+	opArray                          // u32 n            n values -> array
+	opIndexGet                       //                  array index -> element
+	opIndexSet                       //                  array index value -> value
+	opGetLocalProperty               // u16 slot, u32 ic push stack[base+slot].name (this.x, p.x)
+	opAddConst                       // u32 k            a -> a + consts[k] (a number constant)
+	opSubConst                       // u32 k            a -> a - consts[k]
+	opLessConst                      // u32 k            a -> a < consts[k]
+	numOpcodes
+)
+
+var opNames = [numOpcodes]string{
+	opConstant: "CONSTANT", opNil: "NIL", opTrue: "TRUE", opFalse: "FALSE",
+	opPop: "POP", opPopN: "POPN", opGetLocal: "GET_LOCAL", opSetLocal: "SET_LOCAL",
+	opGetGlobal: "GET_GLOBAL", opDefineGlobal: "DEFINE_GLOBAL", opSetGlobal: "SET_GLOBAL",
+	opGetUpvalue: "GET_UPVALUE", opSetUpvalue: "SET_UPVALUE",
+	opGetProperty: "GET_PROPERTY", opSetProperty: "SET_PROPERTY", opGetSuper: "GET_SUPER",
+	opEqual: "EQUAL", opNotEqual: "NOT_EQUAL", opGreater: "GREATER", opGreaterEqual: "GREATER_EQUAL",
+	opLess: "LESS", opLessEqual: "LESS_EQUAL", opAdd: "ADD", opSubtract: "SUBTRACT",
+	opMultiply: "MULTIPLY", opDivide: "DIVIDE", opNot: "NOT", opNegate: "NEGATE", opPrint: "PRINT",
+	opJump: "JUMP", opJumpIfFalse: "JUMP_IF_FALSE", opJumpIfTrue: "JUMP_IF_TRUE",
+	opPopJumpIfFalse: "POP_JUMP_IF_FALSE", opLoop: "LOOP", opCall: "CALL", opInvoke: "INVOKE",
+	opSuperInvoke: "SUPER_INVOKE", opClosure: "CLOSURE", opCloseUpvalue: "CLOSE_UPVALUE",
+	opReturn: "RETURN", opClass: "CLASS", opInherit: "INHERIT", opMethod: "METHOD",
+	opEndClass: "END_CLASS", opArray: "ARRAY", opIndexGet: "INDEX_GET", opIndexSet: "INDEX_SET",
+	opGetLocalProperty: "GET_LOCAL_PROPERTY", opAddConst: "ADD_CONST", opSubConst: "SUB_CONST",
+	opLessConst: "LESS_CONST",
+}
+
+func (op opcode) String() string {
+	if op < numOpcodes {
+		return opNames[op]
+	}
+	return fmt.Sprintf("OP_%d", uint8(op))
+}
+
+// operandBytes is the size of each opcode's fixed operands (opClosure has a
+// variable tail, see disassemble).
+var operandBytes = [numOpcodes]int{
+	opConstant: 4, opPopN: 4, opGetLocal: 2, opSetLocal: 2,
+	opGetGlobal: 4, opDefineGlobal: 4, opSetGlobal: 4, opGetUpvalue: 2, opSetUpvalue: 2,
+	opGetProperty: 4, opSetProperty: 4, opGetSuper: 4,
+	opJump: 4, opJumpIfFalse: 4, opJumpIfTrue: 4, opPopJumpIfFalse: 4, opLoop: 4,
+	opCall: 1, opInvoke: 5, opSuperInvoke: 5, opClosure: 4, opClass: 4, opMethod: 4,
+	opArray: 4, opGetLocalProperty: 6, opAddConst: 4, opSubConst: 4, opLessConst: 4,
+}
+
+func u16(code []byte, ip int) int { return int(binary.LittleEndian.Uint16(code[ip:])) }
+func u32(code []byte, ip int) int { return int(binary.LittleEndian.Uint32(code[ip:])) }
+
+// disassemble renders a prototype's code, one instruction per line; it is
+// a debugging aid (and used by tests to check the compiler's output).
+func (vm *VM) disassemble(p *proto) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "== %s (arity %d, stack %d) ==\n", p.displayName(), p.arity, p.maxStack)
+	for ip := 0; ip < len(p.code); {
+		op := opcode(p.code[ip])
+		fmt.Fprintf(&b, "%04d %4d %-18s", ip, p.lines[ip], op)
+		n := 0
+		if op < numOpcodes {
+			n = operandBytes[op]
+		}
+		switch n {
+		case 1:
+			fmt.Fprintf(&b, " %d", p.code[ip+1])
+		case 2:
+			fmt.Fprintf(&b, " %d", u16(p.code, ip+1))
+		case 4:
+			fmt.Fprintf(&b, " %d", u32(p.code, ip+1))
+		case 5:
+			fmt.Fprintf(&b, " %d %d", u32(p.code, ip+1), p.code[ip+5])
+		case 6:
+			fmt.Fprintf(&b, " %d %d", u16(p.code, ip+1), u32(p.code, ip+3))
+		}
+		ip += 1 + n
+		if op == opClosure {
+			q := vm.protos[u32(p.code, ip-4)]
+			fmt.Fprintf(&b, " <%s>", q.displayName())
+			for range q.nUpvalues {
+				fmt.Fprintf(&b, " %s%d", map[byte]string{0: "up", 1: "local"}[p.code[ip]], u16(p.code, ip+1))
+				ip += 3
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

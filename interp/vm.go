@@ -1,0 +1,754 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unsafe"
+
+	"minivm/runtime/gc"
+)
+
+// GC safety.
+//
+// Any allocation may run a collection that moves every object, and the
+// collector finds the interpreter's values only through VisitRoots. The
+// dispatch loop keeps the stack pointer and the current ip in Go locals for
+// speed, so the rule is: before any operation that may allocate (or fail
+// with a runtime error, whose trace reads the saved ips), the loop stores
+// them back (fr.ip = ip; vm.sp = sp). Every allocating operation keeps its
+// inputs on the value stack until the allocation is done and reloads
+// references from there afterwards; nothing holds a gc.Ref in a Go local
+// across an allocation.
+//
+// Roots (VisitRoots): the value stack below sp, every frame's closure, the
+// globals, every prototype's constants, the open upvalues and the handle
+// stack used by natives.
+
+// Limits, each with its reason.
+const (
+	// maxFrames bounds the call depth: deep enough for any sensible
+	// recursion (clox allows 64), small enough that runaway recursion is
+	// reported quickly as "Stack overflow.".
+	maxFrames = 1 << 14
+	// initialStack is the value stack's starting size in values; it grows
+	// on demand as frames need it.
+	initialStack = 1 << 12
+	// maxStack bounds the value stack (128 MB of values), so that deep
+	// recursion through functions with huge frames is a "Stack overflow."
+	// rather than the Go runtime running out of memory.
+	maxStack = 1 << 24
+)
+
+// frame is one active call.
+type frame struct {
+	closure gc.Value // the running closure (rooted)
+	proto   *proto
+	ip      int // saved instruction pointer (next instruction) when not running
+	base    int // stack index of slot 0
+}
+
+// RuntimeError is a Lox runtime error with its stack trace.
+type RuntimeError struct {
+	Msg   string
+	Trace []string // "[line N] in f()" lines, innermost first
+}
+
+func (e *RuntimeError) Error() string {
+	return e.Msg + "\n" + strings.Join(e.Trace, "\n")
+}
+
+// A runtime error's trace shows at most the traceHead innermost and the
+// traceTail outermost frames (a stack overflow has thousands).
+const (
+	traceHead = 16
+	traceTail = 8
+)
+
+// runtimeError builds a RuntimeError from the frames (whose ips must be
+// saved).
+func (vm *VM) runtimeError(format string, args ...any) error {
+	e := &RuntimeError{Msg: fmt.Sprintf(format, args...)}
+	for i := vm.fp - 1; i >= 0; i-- {
+		if n := vm.fp - 1 - i; n == traceHead && i >= traceTail {
+			e.Trace = append(e.Trace, fmt.Sprintf("... %d frames omitted ...", i-traceTail))
+			i = traceTail
+		}
+		f := &vm.frames[i]
+		line := 0
+		if f.ip > 0 && f.ip <= len(f.proto.lines) {
+			line = int(f.proto.lines[f.ip-1])
+		}
+		if f.proto.name == "" {
+			e.Trace = append(e.Trace, fmt.Sprintf("[line %d] in script", line))
+		} else {
+			e.Trace = append(e.Trace, fmt.Sprintf("[line %d] in %s()", line, f.proto.name))
+		}
+	}
+	return e
+}
+
+// VisitRoots implements gc.RootSource.
+func (vm *VM) VisitRoots(visit func(*gc.Value)) {
+	each := func(vs []gc.Value) {
+		for i := range vs {
+			if vs[i].IsRef() {
+				visit(&vs[i])
+			}
+		}
+	}
+	each(vm.stack[:vm.sp])
+	for i := 0; i < vm.fp; i++ {
+		visit(&vm.frames[i].closure)
+	}
+	each(vm.globals)
+	for _, p := range vm.protos {
+		each(p.consts)
+	}
+	each(vm.openUp)
+	each(vm.handles)
+}
+
+// growStack makes the value stack at least need values long; it fails
+// (returning false) beyond maxStack.
+func (vm *VM) growStack(need int) bool {
+	if need > maxStack {
+		return false
+	}
+	n := min(max(2*len(vm.stack), need+initialStack), maxStack)
+	s := make([]gc.Value, n)
+	copy(s, vm.stack)
+	vm.stack = s
+	return true
+}
+
+// Unchecked access to code and stack for the dispatch loop. The compiler
+// guarantees that operands lie inside the code (every function ends with
+// RETURN) and computes each function's maximum stack height, which a call
+// makes room for before the frame starts; the loop therefore reads the code
+// and the stack through base pointers without bounds checks.
+func rd8(code unsafe.Pointer, ip int) int  { return int(*(*uint8)(unsafe.Add(code, ip))) }
+func rd16(code unsafe.Pointer, ip int) int { return int(*(*uint16)(unsafe.Add(code, ip))) }
+func rd32(code unsafe.Pointer, ip int) int { return int(*(*uint32)(unsafe.Add(code, ip))) }
+
+func ld(stk unsafe.Pointer, i int) gc.Value { return *(*gc.Value)(unsafe.Add(stk, i*8)) }
+func st(stk unsafe.Pointer, i int, v gc.Value) {
+	*(*gc.Value)(unsafe.Add(stk, i*8)) = v
+}
+
+// run is the dispatch loop.
+//
+// It keeps the machine state in a few locals: the heap, the current frame,
+// the code and constants base pointers, ip, the stack base pointer, sp and
+// bp (stack indexes). Fast paths use only these. Every slow path first
+// saves ip and sp (fr.ip, vm.sp), calls out, and then jumps to reload,
+// which rebuilds all the locals from the VM: so no local is live across a
+// call and the register allocator has no reason to spill the state at
+// every dispatch.
+func (vm *VM) run() error {
+	var (
+		h      *gc.Heap
+		fr     *frame
+		code   unsafe.Pointer // fr.proto.code
+		consts unsafe.Pointer // fr.proto.consts
+		stk    unsafe.Pointer // vm.stack
+		ip     int
+		sp     int
+		bp     int
+		callee gc.Value // call: the value to call, at stack[sp-1-argc]
+		argc   int
+	)
+	h = vm.heap
+	fr = &vm.frames[vm.fp-1]
+	code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
+	consts = unsafe.Pointer(unsafe.SliceData(fr.proto.consts))
+	stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
+	ip, bp, sp = fr.ip, fr.base, vm.sp
+	for {
+		{
+			op := opcode(rd8(code, ip))
+			ip++
+			switch op {
+			case opConstant:
+				st(stk, sp, *(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8)))
+				ip += 4
+				sp++
+			case opNil:
+				st(stk, sp, gc.Nil)
+				sp++
+			case opTrue:
+				st(stk, sp, gc.True)
+				sp++
+			case opFalse:
+				st(stk, sp, gc.False)
+				sp++
+			case opPop:
+				sp--
+			case opPopN:
+				sp -= rd32(code, ip)
+				ip += 4
+			case opGetLocal:
+				st(stk, sp, ld(stk, bp+rd16(code, ip)))
+				ip += 2
+				sp++
+			case opSetLocal:
+				st(stk, bp+rd16(code, ip), ld(stk, sp-1))
+				ip += 2
+			case opGetGlobal:
+				g := rd32(code, ip)
+				ip += 4
+				v := vm.globals[g]
+				if v == gc.Undefined {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
+				}
+				st(stk, sp, v)
+				sp++
+			case opDefineGlobal:
+				sp--
+				vm.globals[rd32(code, ip)] = ld(stk, sp)
+				ip += 4
+			case opSetGlobal:
+				g := rd32(code, ip)
+				ip += 4
+				if vm.globals[g] == gc.Undefined {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
+				}
+				vm.globals[g] = ld(stk, sp-1)
+			case opGetUpvalue:
+				up := h.Load(fr.closure.AsRef(), slotsFirst+rd16(code, ip)).AsRef()
+				ip += 2
+				if w := h.RawWord(up, upvalueStateWord); w != 0 {
+					st(stk, sp, ld(stk, int(w)-1))
+				} else {
+					st(stk, sp, h.Load(up, upvalueValueWord))
+				}
+				sp++
+			case opSetUpvalue:
+				up := h.Load(fr.closure.AsRef(), slotsFirst+rd16(code, ip)).AsRef()
+				ip += 2
+				if w := h.RawWord(up, upvalueStateWord); w != 0 {
+					st(stk, int(w)-1, ld(stk, sp-1))
+					continue
+				}
+				fr.ip, vm.sp = ip, sp
+				h.Store(up, upvalueValueWord, ld(stk, sp-1))
+				goto reload
+
+			case opGetProperty:
+				ic := &fr.proto.ics[rd32(code, ip)]
+				ip += 4
+				if v := ld(stk, sp-1); v.IsRef() && ic.slot != 0 {
+					r := v.AsRef()
+					if uint32(h.Header(r)) == ic.meta {
+						if f := h.Load(r, int(ic.slot)); f != gc.Undefined {
+							st(stk, sp-1, f)
+							continue
+						}
+					}
+				}
+				fr.ip, vm.sp = ip, sp
+				if err := vm.getProperty(ic); err != nil {
+					return err
+				}
+				goto reload
+			case opGetLocalProperty:
+				v := ld(stk, bp+rd16(code, ip))
+				ic := &fr.proto.ics[rd32(code, ip+2)]
+				ip += 6
+				st(stk, sp, v)
+				sp++
+				if v.IsRef() && ic.slot != 0 {
+					r := v.AsRef()
+					if uint32(h.Header(r)) == ic.meta {
+						if f := h.Load(r, int(ic.slot)); f != gc.Undefined {
+							st(stk, sp-1, f)
+							continue
+						}
+					}
+				}
+				fr.ip, vm.sp = ip, sp
+				if err := vm.getProperty(ic); err != nil {
+					return err
+				}
+				goto reload
+			case opSetProperty:
+				ic := &fr.proto.ics[rd32(code, ip)]
+				ip += 4
+				if v := ld(stk, sp-2); v.IsRef() && ic.slot != 0 {
+					r := v.AsRef()
+					if uint32(h.Header(r)) == ic.meta {
+						x := ld(stk, sp-1)
+						st(stk, sp-2, x)
+						fr.ip, vm.sp = ip, sp-1
+						h.Store(r, int(ic.slot), x)
+						goto reload
+					}
+				}
+				fr.ip, vm.sp = ip, sp
+				if err := vm.setProperty(ic); err != nil {
+					return err
+				}
+				goto reload
+			case opGetSuper:
+				ic := &fr.proto.ics[rd32(code, ip)]
+				ip += 4
+				fr.ip, vm.sp = ip, sp
+				if err := vm.getSuper(ic); err != nil {
+					return err
+				}
+				goto reload
+
+			case opEqual, opNotEqual:
+				// Lox equality, with everything but comparing the bytes of
+				// two strings of equal length and hash inline.
+				a, b := ld(stk, sp-2), ld(stk, sp-1)
+				sp--
+				var eq bool
+				switch {
+				case a.IsNumber() && b.IsNumber():
+					eq = a.AsNumber() == b.AsNumber()
+				case a == b:
+					eq = true
+				case !a.IsRef() || !b.IsRef():
+					eq = false
+				default:
+					ra, rb := a.AsRef(), b.AsRef()
+					if h.Kind(ra) != kString || h.Kind(rb) != kString || h.RawWord(ra, 1) != h.RawWord(rb, 1) {
+						eq = false
+						break
+					}
+					fr.ip, vm.sp = ip, sp
+					vm.stack[sp-1] = gc.Bool(vm.stringsEqual(ra, rb) == (op == opEqual))
+					goto reload
+				}
+				st(stk, sp-1, gc.Bool(eq == (op == opEqual)))
+			case opGreater, opGreaterEqual, opLess, opLessEqual, opSubtract, opMultiply, opDivide:
+				a, b := ld(stk, sp-2), ld(stk, sp-1)
+				if !a.IsNumber() || !b.IsNumber() {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Operands must be numbers.")
+				}
+				x, y := a.AsNumber(), b.AsNumber()
+				var v gc.Value
+				switch op {
+				case opGreater:
+					v = gc.Bool(x > y)
+				case opGreaterEqual:
+					v = gc.Bool(!(x < y))
+				case opLess:
+					v = gc.Bool(x < y)
+				case opLessEqual:
+					v = gc.Bool(!(x > y))
+				case opSubtract:
+					v = gc.Number(x - y)
+				case opMultiply:
+					v = gc.Number(x * y)
+				default:
+					v = gc.Number(x / y)
+				}
+				sp--
+				st(stk, sp-1, v)
+			case opAdd:
+				a, b := ld(stk, sp-2), ld(stk, sp-1)
+				if a.IsNumber() && b.IsNumber() {
+					sp--
+					st(stk, sp-1, gc.Number(a.AsNumber()+b.AsNumber()))
+					continue
+				}
+				fr.ip, vm.sp = ip, sp
+				if !vm.isString(a) || !vm.isString(b) {
+					return vm.runtimeError("Operands must be two numbers or two strings.")
+				}
+				vm.concat()
+				goto reload
+			case opAddConst:
+				a := ld(stk, sp-1)
+				b := *(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8))
+				ip += 4
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Operands must be two numbers or two strings.")
+				}
+				st(stk, sp-1, gc.Number(a.AsNumber()+b.AsNumber()))
+			case opSubConst:
+				a := ld(stk, sp-1)
+				b := *(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8))
+				ip += 4
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Operands must be numbers.")
+				}
+				st(stk, sp-1, gc.Number(a.AsNumber()-b.AsNumber()))
+			case opLessConst:
+				a := ld(stk, sp-1)
+				b := *(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8))
+				ip += 4
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Operands must be numbers.")
+				}
+				st(stk, sp-1, gc.Bool(a.AsNumber() < b.AsNumber()))
+			case opNot:
+				st(stk, sp-1, gc.Bool(ld(stk, sp-1).IsFalsey()))
+			case opNegate:
+				a := ld(stk, sp-1)
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Operand must be a number.")
+				}
+				st(stk, sp-1, gc.Number(-a.AsNumber()))
+			case opPrint:
+				sp--
+				fr.ip, vm.sp = ip, sp
+				vm.printValue(ld(stk, sp))
+				goto reload
+
+			case opJump:
+				ip = rd32(code, ip)
+			case opJumpIfFalse:
+				if ld(stk, sp-1).IsFalsey() {
+					ip = rd32(code, ip)
+				} else {
+					ip += 4
+				}
+			case opJumpIfTrue:
+				if !ld(stk, sp-1).IsFalsey() {
+					ip = rd32(code, ip)
+				} else {
+					ip += 4
+				}
+			case opPopJumpIfFalse:
+				sp--
+				if ld(stk, sp).IsFalsey() {
+					ip = rd32(code, ip)
+				} else {
+					ip += 4
+				}
+			case opLoop:
+				vm.steps--
+				if vm.steps < 0 {
+					fr.ip, vm.sp = ip+4, sp
+					return vm.runtimeError("Step limit exceeded.")
+				}
+				ip = rd32(code, ip)
+
+			case opCall:
+				argc = rd8(code, ip)
+				ip++
+				callee = ld(stk, sp-1-argc)
+				goto call
+			case opInvoke:
+				ic := &fr.proto.ics[rd32(code, ip)]
+				argc = rd8(code, ip+4)
+				ip += 5
+				if recv := ld(stk, sp-1-argc); recv.IsRef() {
+					r := recv.AsRef()
+					if m := uint32(h.Header(r)); m == ic.meta {
+						if ic.slot != 0 {
+							if f := h.Load(r, int(ic.slot)); f != gc.Undefined {
+								st(stk, sp-1-argc, f)
+								callee = f
+								goto call
+							}
+						} else if h.Load(r, instOverflow) != gc.Undefined {
+							goto slowInvoke
+						}
+						if ic.method >= 0 {
+							callee = h.Load(h.Load(gc.Meta(m).ClassObject(), classMethodsWord).AsRef(), slotsFirst+int(ic.method))
+							goto call
+						}
+					}
+				}
+			slowInvoke:
+				{
+					fr.ip, vm.sp = ip, sp
+					var err error
+					if callee, argc, err = vm.invoke(ic, argc); err != nil {
+						return err
+					}
+				}
+				goto reloadCall
+			case opSuperInvoke:
+				ic := &fr.proto.ics[rd32(code, ip)]
+				argc = rd8(code, ip+4)
+				ip += 5
+				fr.ip, vm.sp = ip, sp
+				var err error
+				if callee, argc, err = vm.superInvoke(ic, argc); err != nil {
+					return err
+				}
+				goto reloadCall
+			case opClosure:
+				fr.ip, vm.sp = ip, sp
+				vm.makeClosure()
+				goto reload
+			case opCloseUpvalue:
+				sp--
+				fr.ip, vm.sp = ip, sp
+				vm.closeUpvalues(sp)
+				goto reload
+			case opReturn:
+				if n := len(vm.openIdx); n > 0 && vm.openIdx[n-1] >= bp {
+					fr.ip, vm.sp = ip, sp
+					vm.closeUpvalues(bp)
+					goto reloadReturn
+				}
+				vm.fp--
+				if vm.fp == 0 {
+					vm.sp = 0
+					return nil
+				}
+				st(stk, bp, ld(stk, sp-1))
+				sp = bp + 1
+				fr = &vm.frames[vm.fp-1]
+				code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
+				consts = unsafe.Pointer(unsafe.SliceData(fr.proto.consts))
+				ip, bp = fr.ip, fr.base
+
+			case opClass:
+				d := vm.classDescs[rd32(code, ip)]
+				ip += 4
+				fr.ip, vm.sp = ip, sp
+				vm.newClass(d, fr.proto.consts)
+				goto reload
+			case opInherit:
+				fr.ip, vm.sp = ip, sp
+				if !vm.isKind(ld(stk, sp-2), kClass) {
+					return vm.runtimeError("Superclass must be a class.")
+				}
+				vm.inherit()
+				vm.sp--
+				goto reload
+			case opMethod:
+				name := int32(rd32(code, ip))
+				ip += 4
+				fr.ip, vm.sp = ip, sp
+				vm.defineMethod(name)
+				vm.sp--
+				goto reload
+			case opEndClass:
+				fr.ip, vm.sp = ip, sp-1
+				cls := ld(stk, sp-1).AsRef()
+				vm.ensureLayout(vm.classOf(cls), cls)
+				goto reload
+
+			case opArray:
+				n := rd32(code, ip)
+				ip += 4
+				fr.ip, vm.sp = ip, sp
+				vm.makeArray(n)
+				goto reload
+			case opIndexGet:
+				if a, x := ld(stk, sp-2), ld(stk, sp-1); a.IsRef() && x.IsNumber() {
+					r := a.AsRef()
+					if f := x.AsNumber(); h.Kind(r) == kArray && f >= 0 && f < float64(h.Length(r)) && float64(int(f)) == f {
+						sp--
+						st(stk, sp-1, h.Load(r, slotsFirst+int(f)))
+						continue
+					}
+				}
+				fr.ip, vm.sp = ip, sp
+				return vm.indexError(ld(stk, sp-2), ld(stk, sp-1))
+			case opIndexSet:
+				if a, x := ld(stk, sp-3), ld(stk, sp-2); a.IsRef() && x.IsNumber() {
+					r := a.AsRef()
+					if f := x.AsNumber(); h.Kind(r) == kArray && f >= 0 && f < float64(h.Length(r)) && float64(int(f)) == f {
+						v := ld(stk, sp-1)
+						st(stk, sp-3, v)
+						fr.ip, vm.sp = ip, sp-2
+						h.Store(r, slotsFirst+int(f), v)
+						goto reload
+					}
+				}
+				fr.ip, vm.sp = ip, sp
+				return vm.indexError(ld(stk, sp-3), ld(stk, sp-2))
+
+			default:
+				fr.ip, vm.sp = ip, sp
+				return vm.runtimeError("internal error: bad opcode %d", op)
+			}
+			continue
+		}
+
+	call:
+		// Call callee (at stack[sp-1-argc]) with argc arguments above it.
+		if callee.IsRef() {
+			r := callee.AsRef()
+			switch h.Kind(r) {
+			case kClosure:
+				np := vm.protos[h.RawWord(r, 1)>>32]
+				if argc != np.arity {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Expected %d arguments but got %d.", np.arity, argc)
+				}
+				if vm.fp == maxFrames {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Stack overflow.")
+				}
+				vm.steps--
+				if vm.steps < 0 {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Step limit exceeded.")
+				}
+				base := sp - 1 - argc
+				fr.ip = ip
+				fr = &vm.frames[vm.fp]
+				vm.fp++
+				fr.closure, fr.proto, fr.ip, fr.base = callee, np, 0, base
+				if base+np.maxStack > len(vm.stack) {
+					vm.sp = sp
+					if !vm.growStack(base + np.maxStack) {
+						vm.fp--
+						return vm.runtimeError("Stack overflow.")
+					}
+					goto reload
+				}
+				code = unsafe.Pointer(unsafe.SliceData(np.code))
+				consts = unsafe.Pointer(unsafe.SliceData(np.consts))
+				ip, bp = 0, base
+				continue
+			case kBound:
+				st(stk, sp-1-argc, h.Load(r, boundReceiverWord))
+				callee = h.Load(r, boundMethodWord)
+				goto call
+			case kClass:
+				fr.ip, vm.sp = ip, sp
+				callee, argc = vm.instantiate(argc)
+				if callee != gc.Nil {
+					goto reloadCall
+				}
+				if argc != 0 {
+					return vm.runtimeError("Expected 0 arguments but got %d.", argc)
+				}
+				goto reload
+			case kNative:
+				fr.ip, vm.sp = ip, sp
+				if err := vm.callNative(int(h.RawWord(r, nativeIndexWord)), argc); err != nil {
+					return err
+				}
+				goto reload
+			}
+		}
+		fr.ip, vm.sp = ip, sp
+		return vm.runtimeError("Can only call functions and classes.")
+
+	reloadReturn:
+		// Finish a RETURN whose frame had open upvalues (now closed).
+		{
+			fr := &vm.frames[vm.fp-1]
+			vm.fp--
+			if vm.fp == 0 {
+				vm.sp = 0
+				return nil
+			}
+			vm.stack[fr.base] = vm.stack[vm.sp-1]
+			vm.sp = fr.base + 1
+		}
+	reload:
+		// Rebuild the locals from the VM after a call out or a frame change.
+		h = vm.heap
+		fr = &vm.frames[vm.fp-1]
+		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
+		consts = unsafe.Pointer(unsafe.SliceData(fr.proto.consts))
+		stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
+		ip, bp, sp = fr.ip, fr.base, vm.sp
+		continue
+	reloadCall:
+		// Reload, then call callee with argc arguments.
+		h = vm.heap
+		fr = &vm.frames[vm.fp-1]
+		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
+		consts = unsafe.Pointer(unsafe.SliceData(fr.proto.consts))
+		stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
+		ip, bp, sp = fr.ip, fr.base, vm.sp
+		goto call
+	}
+}
+
+// makeClosure executes CLOSURE at fr.ip: it reads the prototype and the
+// upvalue descriptors, allocates the closure and captures its upvalues.
+func (vm *VM) makeClosure() {
+	h := vm.heap
+	fr := &vm.frames[vm.fp-1]
+	code := fr.proto.code
+	ip := fr.ip
+	pi := u32(code, ip)
+	ip += 4
+	np := vm.protos[pi]
+	r := h.AllocSlots(vm.m.closure, np.nUpvalues, gc.Nil)
+	h.SetRawWord(r, 1, uint64(np.nUpvalues)|uint64(pi)<<32)
+	vm.push(gc.FromRef(r))
+	for i := 0; i < np.nUpvalues; i++ {
+		isLocal, idx := code[ip], u16(code, ip+1)
+		ip += 3
+		var up gc.Value
+		if isLocal == 1 {
+			up = vm.captureUpvalue(fr.base + idx) // may allocate: reload the closure below
+		} else {
+			up = h.Load(fr.closure.AsRef(), slotsFirst+idx)
+		}
+		h.Store(vm.stack[vm.sp-1].AsRef(), slotsFirst+i, up)
+	}
+	fr.ip = ip
+}
+
+// makeArray replaces the n values on top of the stack with an array of
+// them.
+func (vm *VM) makeArray(n int) {
+	h := vm.heap
+	r := vm.newArray(n, gc.Nil)
+	base := vm.sp - n
+	for i := 0; i < n; i++ {
+		h.Store(r, slotsFirst+i, vm.stack[base+i])
+	}
+	vm.sp = base
+	vm.push(gc.FromRef(r))
+}
+
+// getSuper replaces `this super` on top of the stack with this bound to
+// the superclass's method ic.name.
+func (vm *VM) getSuper(ic *inlineCache) error {
+	m, err := vm.superMethod(ic, vm.stack[vm.sp-1].AsRef())
+	if err != nil {
+		return err
+	}
+	s := vm.stack[vm.sp-2 : vm.sp]
+	s[0], s[1] = s[1], s[0] // super this: bind the receiver on top
+	vm.bindMethod(m, vm.sp-2)
+	vm.sp--
+	vm.stack[vm.sp-1] = vm.stack[vm.sp]
+	return nil
+}
+
+// instantiate replaces the class at stack[sp-1-argc] with a new instance
+// and returns the class's initializer closure, or Nil, and argc.
+func (vm *VM) instantiate(argc int) (gc.Value, int) {
+	h := vm.heap
+	slot := vm.sp - 1 - argc
+	cls := vm.stack[slot].AsRef()
+	rec := vm.classOf(cls)
+	meta := vm.ensureLayout(rec, cls)
+	inst := h.AllocFixed(meta, gc.Undefined)
+	init := gc.Nil
+	if rec.init >= 0 {
+		init = vm.method(vm.stack[slot].AsRef(), rec.init) // reload the class: it may have moved
+	}
+	vm.stack[slot] = gc.FromRef(inst)
+	return init, argc
+}
+
+// indexError reports why arr[idx] is not a valid element access.
+func (vm *VM) indexError(arr, idx gc.Value) error {
+	if !vm.isKind(arr, kArray) {
+		return vm.runtimeError("Only arrays can be indexed.")
+	}
+	if !idx.IsNumber() {
+		return vm.runtimeError("Array index must be a number.")
+	}
+	if f := idx.AsNumber(); f != math.Trunc(f) {
+		return vm.runtimeError("Array index must be an integer.")
+	}
+	return vm.runtimeError("Array index out of bounds.")
+}
