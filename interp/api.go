@@ -92,11 +92,16 @@ func New(opts Options) (*VM, error) {
 		nameIdx:   map[string]int32{},
 	}
 	vm.initName = vm.nameID("init")
+	if opts.Heap.Log != nil && opts.Heap.Log == opts.Stdout {
+		// -Xlog:gc to stdout: interleave with program output in order.
+		opts.Heap.Log = vm.out
+	}
 	h, err := gc.New(opts.Heap, vm)
 	if err != nil {
 		return nil, err
 	}
 	vm.heap = h
+	h.LogInit()
 	h.OnClassUnload = vm.unloadClass
 	if err := vm.initMetas(); err != nil {
 		h.Release()
@@ -279,6 +284,9 @@ func (vm *VM) Close() {
 		return
 	}
 	vm.closed = true
+	if vm.heap != nil {
+		vm.heap.Finish()
+	}
 	vm.out.Flush()
 	if vm.heap != nil {
 		vm.heap.Release()
