@@ -23,6 +23,7 @@ import (
 type worker struct {
 	h     *Heap
 	id    int
+	solo  bool // the collection's only worker
 	cache [2]*copyCache // current copy destination per region
 	stats workerStats
 
@@ -109,7 +110,10 @@ func (w *worker) install(p *pendingCopy, to uintptr, reg region, slot uintptr, h
 		newHdr |= min(p.age+1, MaxAge) << hdrAgeShift
 	}
 	*h.word(Ref(to>>3), 0) = newHdr
-	if !atomic.CompareAndSwapUint64(h.word(p.from, 0), p.hdr, hdrForwarded|uint64(to>>3)) {
+	if w.solo {
+		// The only worker: no race to lose, no need for a locked CAS.
+		*h.word(p.from, 0) = hdrForwarded | uint64(to>>3)
+	} else if !atomic.CompareAndSwapUint64(h.word(p.from, 0), p.hdr, hdrForwarded|uint64(to>>3)) {
 		if *head == to+p.size {
 			*head = to
 		} else {

@@ -434,8 +434,9 @@ func (e *evacuator) maybePush(reg region, w int, at, size uintptr) {
 		return // stack overflow: the copy is scanned where it is
 	}
 	if nf != w {
-		fw := &e.stack[w]
-		e.stack[nf] = frame{region: reg, base: at, scan: at, copy: at + size, end: fw.end}
+		fw, nfr := &e.stack[w], &e.stack[nf]
+		nfr.region, nfr.base, nfr.scan, nfr.copy, nfr.end = reg, at, at, at+size, fw.end
+		nfr.step, nfr.remembered = 0, false
 		fw.copy, fw.end = at, at
 		e.white[reg] = nf
 	}
@@ -462,10 +463,12 @@ func (e *evacuator) nextFrame(reg region, f int) int {
 
 // flushOutside reports whether copies of region r must go outside.
 func (e *evacuator) flushOutside(r region) bool {
-	if e.h.stalled() {
-		e.flags |= flagStall
-	} else {
-		e.flags &^= flagStall
+	if !e.solo {
+		if e.h.stalled() {
+			e.flags |= flagStall
+		} else {
+			e.flags &^= flagStall
+		}
 	}
 	block := e.flags &^ (flagDepthFirst | overflowFlag(r.other()))
 	if block == 0 {

@@ -48,7 +48,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	traversals := make([]traversal, n)
 	var evacs []*evacuator
 	for id := range workers {
-		w := &worker{h: h, id: id, hierarchical: h.cfg.Collector == Hierarchical}
+		w := &worker{h: h, id: id, solo: n == 1, hierarchical: h.cfg.Collector == Hierarchical}
 		workers[id] = w
 		traversals[id] = (*scavengerTraversal)(w)
 		if h.cfg.Collector == Recursive {
