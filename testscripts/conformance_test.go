@@ -44,6 +44,9 @@ var configs = []config{
 	{"hierarchical", []string{"-Xgc:hierarchicalScanOrdering"}},
 	{"breadthFirst+stress", []string{"-Xgc:breadthFirstScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
 	{"hierarchical+stress", []string{"-Xgc:hierarchicalScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
+	{"recursive", []string{"-Xgc:recursiveScanOrdering"}},
+	{"recursive+stress", []string{"-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
+	{"recursive0+stress", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:stress", "-Xcheck:gc"}},
 }
 
 // stressConfigs run only with MINIVM_STRESS=1: slower or harsher settings
@@ -57,6 +60,15 @@ var stressConfigs = []config{
 	{"smallHeap", []string{"-Xmx1m", "-Xmn256k", "-Xcheck:gc"}},
 	// An odd interval: collections land at other allocation sites.
 	{"stress7", []string{"-Xgc:stress=7", "-Xcheck:gc"}},
+	// The evacuator's parameter corners (issue 4).
+	{"recursive+stress+depth1", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumStackDepth=1", "-Xgc:stress", "-Xcheck:gc"}},
+	{"recursive+stress+inside64", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopySize=64", "-Xgc:stress", "-Xcheck:gc"}},
+	{"recursive0+stress+inside131072", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopySize=131072", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:stress", "-Xcheck:gc"}},
+	{"recursive+stress+tenure1", []string{"-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc", "-Xgc:scvTenureAge=1"}},
+	// Parallel GC (issue 5).
+	{"breadthFirst+stress+threads4", []string{"-Xgcthreads4", "-Xgc:breadthFirstScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
+	{"hierarchical+stress+threads4", []string{"-Xgcthreads4", "-Xgc:hierarchicalScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
+	{"recursive+stress+threads4", []string{"-Xgcthreads4", "-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
 }
 
 // suiteTimeout bounds one test file: run_suite.py's --timeout default,
@@ -445,6 +457,15 @@ var benchmarkConfigs = []config{
 	{"breadthFirst-64m", []string{"-Xmx64m", "-Xgc:breadthFirstScanOrdering"}},
 	{"hierarchical-64m", []string{"-Xmx64m", "-Xgc:hierarchicalScanOrdering"}},
 	{"hierarchical-64m-verify", []string{"-Xmx64m", "-Xmn8m", "-Xgc:hierarchicalScanOrdering", "-Xcheck:gc"}},
+	{"recursive-64m", []string{"-Xmx64m", "-Xgc:recursiveScanOrdering"}},
+	{"recursive0-64m-verify", []string{"-Xmx64m", "-Xmn8m", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xcheck:gc"}},
+	// Identical output for 1, 2 and 4 GC threads (issue 5).
+	{"breadthFirst-threads1", []string{"-Xgcthreads1", "-Xmn4m", "-Xgc:breadthFirstScanOrdering"}},
+	{"breadthFirst-threads2", []string{"-Xgcthreads2", "-Xmn4m", "-Xgc:breadthFirstScanOrdering"}},
+	{"hierarchical-threads4", []string{"-Xgcthreads4", "-Xmn4m", "-Xgc:hierarchicalScanOrdering"}},
+	{"recursive-threads1", []string{"-Xgcthreads1", "-Xmn4m", "-Xgc:recursiveScanOrdering"}},
+	{"recursive-threads2", []string{"-Xgcthreads2", "-Xmn4m", "-Xgc:recursiveScanOrdering"}},
+	{"recursive-threads4-verify", []string{"-Xgcthreads4", "-Xmn4m", "-Xgc:recursiveScanOrdering", "-Xcheck:gc"}},
 }
 
 // benchmarkTimeout bounds one benchmark run.
