@@ -16,13 +16,25 @@
 //	jsonl-keys file records|summary key...
 //	    file is JSON Lines: every line but the last (records) or the last
 //	    line (summary) is an object with exactly these keys
+//	benchresults file n config...
+//	    file is Go benchmark format (golang.org/x/perf/benchfmt, as
+//	    benchstat reads it) without syntax errors, holding n results named
+//	    Benchmark<Name>/config=<config>, n/len(configs) per configuration,
+//	    each with an iteration count and value-unit pairs including ns/op,
+//	    and Unit lines marking gc-KB/ms and contain64-% better=higher
+//	imagefile file png|svg
+//	    file decodes as a PNG image, or parses as XML whose root is <svg>,
+//	    of non-zero size
 //
 // Run one suite with: go test ./testscripts -run 'TestScripts/cli_errors'
 package testscripts
 
 import (
+	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,6 +44,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/perf/benchfmt"
 
 	"minivm/cmd/minivm/cli"
 )
@@ -55,8 +68,10 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status":     cmdStatus,
-			"jsonl-keys": cmdJSONLKeys,
+			"status":       cmdStatus,
+			"jsonl-keys":   cmdJSONLKeys,
+			"benchresults": cmdBenchResults,
+			"imagefile":    cmdImageFile,
 		},
 	})
 }
@@ -109,5 +124,87 @@ func cmdJSONLKeys(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("%s: keys\n  %s\nwant\n  %s\nin %s", args[0],
 				strings.Join(got, " "), strings.Join(want, " "), line)
 		}
+	}
+}
+
+// cmdBenchResults: benchresults file n config...
+func cmdBenchResults(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: benchresults file n config...")
+	}
+	want, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	configs := args[2:]
+	perConfig := map[string]int{}
+	units := benchfmt.UnitMetadataMap{}
+	r := benchfmt.NewReader(strings.NewReader(ts.ReadFile(args[0])), args[0])
+	n := 0
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			ts.Fatalf("%v", rec)
+		case *benchfmt.UnitMetadata:
+			units[rec.UnitMetadataKey] = rec
+		case *benchfmt.Result:
+			n++
+			base, parts := rec.Name.Parts()
+			if len(base) == 0 || len(parts) != 1 || !strings.HasPrefix(string(parts[0]), "/config=") {
+				ts.Fatalf("%s: result name %q is not Name/config=NAME", args[0], rec.Name)
+			}
+			perConfig[strings.TrimPrefix(string(parts[0]), "/config=")]++
+			if rec.Iters < 1 || len(rec.Values) < 2 {
+				ts.Fatalf("%s: result %q: %d iterations, %d values", args[0], rec.Name, rec.Iters, len(rec.Values))
+			}
+			if _, ok := rec.Value("sec/op"); !ok { // benchfmt tidies ns/op
+				ts.Fatalf("%s: result %q has no ns/op", args[0], rec.Name)
+			}
+		}
+	}
+	ts.Check(r.Err())
+	if n != want {
+		ts.Fatalf("%s: %d results, want %d", args[0], n, want)
+	}
+	for _, c := range configs {
+		if perConfig[c] != want/len(configs) {
+			ts.Fatalf("%s: %d results for config=%s, want %d", args[0], perConfig[c], c, want/len(configs))
+		}
+	}
+	if len(perConfig) != len(configs) {
+		ts.Fatalf("%s: results for configs %v, want %v", args[0], perConfig, configs)
+	}
+	for _, u := range []string{"gc-KB/ms", "contain64-%"} {
+		if units.GetBetter(u) != 1 {
+			ts.Fatalf("%s: no 'Unit %s better=higher' line", args[0], u)
+		}
+	}
+}
+
+// cmdImageFile: imagefile file png|svg
+func cmdImageFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 || (args[1] != "png" && args[1] != "svg") {
+		ts.Fatalf("usage: imagefile file png|svg")
+	}
+	data := []byte(ts.ReadFile(args[0]))
+	if args[1] == "png" {
+		img, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			ts.Fatalf("%s: not a PNG image: %v", args[0], err)
+		}
+		if b := img.Bounds(); b.Dx() == 0 || b.Dy() == 0 {
+			ts.Fatalf("%s: empty PNG image", args[0])
+		}
+		return
+	}
+	var root struct {
+		XMLName xml.Name
+		Width   string `xml:"width,attr"`
+		Height  string `xml:"height,attr"`
+	}
+	if err := xml.Unmarshal(data, &root); err != nil {
+		ts.Fatalf("%s: not XML: %v", args[0], err)
+	}
+	if root.XMLName.Local != "svg" || root.Width == "" || root.Height == "" {
+		ts.Fatalf("%s: root element <%s width=%q height=%q>, want <svg> with a size",
+			args[0], root.XMLName.Local, root.Width, root.Height)
 	}
 }

@@ -2,6 +2,8 @@
 //
 //	minivm [options] script.lox [args...]
 //	minivm [options]                        (REPL on standard input)
+//	minivm bench [flags] script.lox...      (interleaved A/B benchmark runs)
+//	minivm gcplot [flags] STATS.jsonl...    (plots of stats files)
 //
 // It parses the -X options (options.go) into a gc.Config, opens the GC log
 // and statistics files, runs the script or the REPL on an interp.VM and
@@ -59,6 +61,13 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// become a panic recovered above, not a fatal fault with a stack dump.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 
+	// The research subcommands (bench.go, gcplot.go).
+	if len(args) > 0 {
+		if sub := subcommands[args[0]]; sub != nil {
+			return sub(args[1:], stdout, stderr)
+		}
+	}
+
 	inv, err := parse(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "minivm: %v\n", err)
@@ -108,6 +117,10 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		Args:   inv.args,
 		Stdout: stdout,
 		Stderr: stderr,
+
+		HotFieldScanOrdering: inv.hotFieldOrdering,
+		LoadHints:            inv.loadHints,
+		SaveHints:            inv.saveHints,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "minivm: %v\n", err)
@@ -208,6 +221,12 @@ Options:
 	writeOptions(w, false)
 	fmt.Fprint(w, `
 Run 'minivm -X' for the heap, collector, stress and GC log options.
+
+Research subcommands ('minivm bench -h', 'minivm gcplot -h'):
+  minivm bench [-count N] [-config NAME=FLAGS]... [-o FILE] script.lox...
+      interleaved runs under each configuration, in Go benchmark format
+  minivm gcplot STATS.jsonl... -o OUT.png|OUT.svg
+      plots of -Xgc:statsFile output
 
 Exit codes: 0 ok, 64 bad usage or option, 65 compile error,
 70 runtime or internal error, 74 script cannot be read.

@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The end-to-end paths of bench and gcplot (processes, output formats,
+// exit codes) are in testscripts/testdata/bench.txtar and gcplot.txtar;
+// these are the pieces.
+
+func TestBenchName(t *testing.T) {
+	for in, want := range map[string]string{
+		"binary_trees.lox":        "BinaryTrees",
+		"dir/linked_list.lox":     "LinkedList",
+		"dom-tree.lox":            "DomTree",
+		"fib.lox":                 "Fib",
+		"3d_points":               "3dPoints",
+		"___.lox":                 "Script",
+		"/tmp/x/Already_Camel.lx": "AlreadyCamel",
+	} {
+		if got := benchName(in); got != want {
+			t.Errorf("benchName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestParseBenchConfig(t *testing.T) {
+	c, err := parseBenchConfig("evac=-Xgc:recursiveScanOrdering  -Xmn8m")
+	if err != nil || c.name != "evac" || !slices.Equal(c.flags, []string{"-Xgc:recursiveScanOrdering", "-Xmn8m"}) {
+		t.Errorf("got %+v, %v", c, err)
+	}
+	if c, err := parseBenchConfig("base="); err != nil || c.name != "base" || len(c.flags) != 0 {
+		t.Errorf("empty flags: got %+v, %v", c, err)
+	}
+	for in, want := range map[string]string{
+		"evac":                 "want NAME=FLAGS",
+		"=-Xmn8m":              "the name must be",
+		"a/b=-Xmn8m":           "the name must be",
+		"x=-Xfoo":              "unrecognized option '-Xfoo'",
+		"x=-Xmn8m script.lox":  "'script.lox' is not an option",
+		"x=-Xmx4m -Xmn4m":      "exceeds half the maximum heap size",
+		"x=-help":              "do not run a script",
+		"x=-- -Xmn8m":          "'--' is not an option",
+		"x=-Xgc:scvTenureAge=": "",
+	} {
+		_, err := parseBenchConfig(in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parseBenchConfig(%q) = %v, want an error containing %q", in, err, want)
+		}
+	}
+}
+
+func TestParseSubArgs(t *testing.T) {
+	var got []string
+	set := func(name string) func(string) error {
+		return func(v string) error { got = append(got, name+"="+v); return nil }
+	}
+	flags := map[string]func(string) error{"o": set("o"), "count": set("count")}
+	pos, err := parseSubArgs([]string{"a", "-count", "3", "b", "--o=x.png", "-count=4", "--", "-c"}, flags)
+	if err != nil || !slices.Equal(pos, []string{"a", "b", "-c"}) ||
+		!slices.Equal(got, []string{"count=3", "o=x.png", "count=4"}) {
+		t.Errorf("pos %q, flags %q, err %v", pos, got, err)
+	}
+	if _, err := parseSubArgs([]string{"-x"}, flags); err == nil || err.Error() != "unknown flag '-x'" {
+		t.Errorf("unknown flag: %v", err)
+	}
+	if _, err := parseSubArgs([]string{"a", "-o"}, flags); err == nil || !strings.Contains(err.Error(), "needs a value") {
+		t.Errorf("missing value: %v", err)
+	}
+	if _, err := parseSubArgs([]string{"a", "-help", "-x"}, flags); err != errHelp {
+		t.Errorf("-help: %v", err)
+	}
+}
+
+func TestSig3(t *testing.T) {
+	for v, want := range map[float64]string{
+		0: "0", 1203.45: "1203", 70.71: "70.7", 0.1234: "0.123", 5: "5.00", -12.34: "-12.3",
+	} {
+		if got := sig3(v); got != want {
+			t.Errorf("sig3(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// summarize, the fallback for a stats file without a summary, agrees with
+// the summary the heap writes at exit.
+func TestSummarizeMatchesFinish(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "s.lox")
+	stats := filepath.Join(dir, "stats.jsonl")
+	src := `var keep = nil;
+for (var i = 0; i < 20000; i = i + 1) {
+  var t = [i, i, [i]];
+  if (i / 100 == 0) keep = [t, keep];
+}
+gc();
+`
+	if err := os.WriteFile(script, []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Run([]string{"-Xmn256k", "-Xgc:statsFile=" + stats, script}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	sf, err := readStatsFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sf.hasSummary {
+		t.Skip("the stats file has no summary object (Heap.Finish not called)")
+	}
+	if len(sf.records) < 2 {
+		t.Fatalf("want collections, got %d records", len(sf.records))
+	}
+	got, want := summarize(sf.records), sf.summary
+	if got.GCCount != want.GCCount || got.NurseryCount != want.NurseryCount ||
+		got.GlobalCount != want.GlobalCount || got.CopiedBytes != want.CopiedBytes {
+		t.Errorf("counts: got %+v\nwant %+v", got, want)
+	}
+	near := func(what string, a, b, tol float64) {
+		if math.Abs(a-b) > tol {
+			t.Errorf("%s: summarize %v, heap %v", what, a, b)
+		}
+	}
+	near("gc_ms", got.GCMs, want.GCMs, 0.01)
+	near("nursery_ms", got.NurseryMs, want.NurseryMs, 0.01)
+	near("kb_per_ms", got.KBPerMs, want.KBPerMs, 0.01*want.KBPerMs+0.01)
+	near("contain_64", got.Contain64, want.Contain64, 0.01)
+	near("contain_128", got.Contain128, want.Contain128, 0.01)
+	near("contain_256", got.Contain256, want.Contain256, 0.01)
+	near("inside_pct", got.InsidePct, want.InsidePct, 0.01)
+}
+
+func TestReadStatsFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"notjson.jsonl": "{\"gc\":0,\"type\":\"nursery\"}\nnope\n",
+		"other.jsonl":   "{\"hello\": 1}\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readStatsFile(p); err == nil || !strings.Contains(err.Error(), "not a stats record") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := readStatsFile(filepath.Join(dir, "missing")); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("missing: %v", err)
+	}
+}
