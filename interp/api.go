@@ -22,6 +22,15 @@ type Options struct {
 	// StepLimit stops a run after this many instructions with a runtime
 	// error (0 = no limit); used by fuzzing.
 	StepLimit int64
+
+	// Hot-field profiler (hotfields.go, runtime/jit_hints). Field reads
+	// are always profiled; HotFieldScanOrdering (-Xgc:hotFieldScanOrdering)
+	// makes the collectors scan each class's hottest fields first instead
+	// of in declaration order. LoadHints (-Xjit:loadHints) seeds the
+	// profile from a hints file; SaveHints (-Xjit:saveHints) writes the
+	// profile there at exit.
+	HotFieldScanOrdering bool
+	LoadHints, SaveHints string
 }
 
 // Exit codes, as clox uses them.
@@ -69,6 +78,8 @@ type VM struct {
 	handles []gc.Value // temporaries of natives (rooted)
 	buf     []byte     // formatting scratch
 
+	hot hotFields // hot-field profiler (hotfields.go)
+
 	closed bool
 }
 
@@ -103,6 +114,7 @@ func New(opts Options) (*VM, error) {
 	vm.heap = h
 	h.LogInit()
 	h.OnClassUnload = vm.unloadClass
+	vm.initHotFields()
 	if err := vm.initMetas(); err != nil {
 		h.Release()
 		return nil, err
@@ -144,6 +156,7 @@ func (vm *VM) RunScript(src string) (code int) {
 		vm.reportCompileErrors(errs)
 		return ExitCompileError
 	}
+	vm.hot.checkStale = vm.hot.loadPath != ""
 	return vm.runProgram(prog)
 }
 
@@ -171,6 +184,11 @@ func (vm *VM) runProgram(prog *lang.Program) int {
 	if len(errs) > 0 {
 		vm.reportCompileErrors(errs)
 		return ExitCompileError
+	}
+	if vm.hot.checkStale {
+		// The whole script is compiled: every class declaration is known.
+		vm.hot.checkStale = false
+		vm.checkStaleHints()
 	}
 	vm.steps = vm.opts.StepLimit
 	if vm.steps <= 0 {
@@ -285,6 +303,7 @@ func (vm *VM) Close() {
 	}
 	vm.closed = true
 	if vm.heap != nil {
+		vm.saveHotFields()
 		vm.heap.Finish()
 	}
 	vm.out.Flush()

@@ -71,6 +71,7 @@ import (
 
 	"minivm/lang"
 	"minivm/runtime/gc"
+	jithints "minivm/runtime/jit_hints"
 )
 
 // proto is a compiled function: the Go-side part of a closure, found by
@@ -106,9 +107,15 @@ func (p *proto) displayName() string {
 // slots) and its method count.
 type classDesc struct {
 	name      string
+	line      int     // line of the declaration
 	nameConst int     // constant index of the name string in the enclosing prototype
 	fields    []int32 // name ids, in order of first assignment
 	nMethods  int
+
+	// prof is the hot-field profile of the declaration, shared by every
+	// class object it creates (hotfields.go); hot caches its last order.
+	prof *jithints.Class
+	hot  hotOrder
 }
 
 // Limits of the encoding that a resolver-accepted program could exceed.
@@ -511,7 +518,8 @@ func (c *compiler) function(fn *lang.Function) {
 func (c *compiler) class(s *lang.ClassStmt) {
 	vm := c.u.vm
 	line := s.Name.Line
-	desc := &classDesc{name: s.Name.Lexeme, nMethods: len(s.Methods)}
+	desc := &classDesc{name: s.Name.Lexeme, line: line, nMethods: len(s.Methods)}
+	desc.prof = vm.hot.prof.Class(desc.name, line)
 	for _, f := range thisFields(s) {
 		desc.fields = append(desc.fields, vm.nameID(f))
 	}

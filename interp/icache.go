@@ -27,11 +27,27 @@ import "minivm/runtime/gc"
 //
 // A ClassMeta address may be reused after its class is unloaded, so
 // unloadClass clears every cache that names it.
+//
+// hits counts the field loads through slot for meta since the hot-field
+// profiler last credited them (hotfields.go): the fast paths increment it
+// on every hit, the slow paths when they load an inline field. Before a
+// cache changes meta or slot the hits are credited to the old class
+// (fillIC).
 type inlineCache struct {
 	name   int32  // name id
 	meta   uint32 // ClassMeta of the cached receiver class; 0 = empty
 	slot   int32  // word index of the inline field slot, or 0
 	method int32  // method index, or -1
+	hits   uint64 // field loads through slot (hot-field profile)
+}
+
+// fillIC refills ic for the receiver class rec, crediting the hits counted
+// for the class it named before.
+func (vm *VM) fillIC(ic *inlineCache, rec *classRec) {
+	if ic.hits != 0 {
+		vm.creditIC(ic)
+	}
+	ic.fill(rec)
 }
 
 func (ic *inlineCache) fill(rec *classRec) {
@@ -53,8 +69,9 @@ func (vm *VM) getProperty(ic *inlineCache) error {
 	}
 	r := v.AsRef()
 	rec := vm.classes[h.MetaOf(r).Tag()]
-	ic.fill(rec)
+	vm.fillIC(ic, rec)
 	if f, ok := vm.getField(rec, r, ic.name); ok {
+		vm.countSlowRead(ic, rec, f)
 		vm.stack[vm.sp-1] = f
 		return nil
 	}
@@ -74,7 +91,7 @@ func (vm *VM) setProperty(ic *inlineCache) error {
 		return vm.runtimeError("Only instances have fields.")
 	}
 	rec := vm.classes[h.MetaOf(v.AsRef()).Tag()]
-	ic.fill(rec)
+	vm.fillIC(ic, rec)
 	vm.setField(rec, ic.name)
 	vm.stack[vm.sp-2] = vm.stack[vm.sp-1]
 	vm.sp--
@@ -94,8 +111,9 @@ func (vm *VM) invoke(ic *inlineCache, argc int) (gc.Value, int, error) {
 	}
 	r := v.AsRef()
 	rec := vm.classes[h.MetaOf(r).Tag()]
-	ic.fill(rec)
+	vm.fillIC(ic, rec)
 	if f, ok := vm.getField(rec, r, ic.name); ok {
+		vm.countSlowRead(ic, rec, f)
 		vm.stack[slot] = f
 		return f, argc, nil
 	}

@@ -117,6 +117,12 @@ type classRec struct {
 	methods   map[int32]int32 // name id -> index in the Methods object
 	nMethods  int
 	init      int32 // method index of "init", or -1
+
+	// Hot-field profile (hotfields.go): profField maps inline field i to
+	// its index in desc.prof; profVersion is the profile version last
+	// applied to meta.
+	profField   []int
+	profVersion uint64
 }
 
 func (vm *VM) nameID(s string) int32 {
@@ -189,6 +195,7 @@ func (vm *VM) ensureLayout(rec *classRec, cls gc.Ref) gc.Meta {
 		panic(&gc.OutOfMemoryError{Msg: err.Error()})
 	}
 	rec.meta = m
+	vm.layoutHotFields(rec)
 	return m
 }
 
@@ -210,6 +217,7 @@ func (vm *VM) unloadClass(tag uint32) {
 	for _, p := range vm.protos {
 		for i := range p.ics {
 			if p.ics[i].meta == m {
+				vm.creditICTo(&p.ics[i], rec)
 				p.ics[i] = inlineCache{name: p.ics[i].name, method: -1}
 			}
 		}

@@ -242,6 +242,7 @@ func (vm *VM) run() error {
 				if v := ld(stk, sp-1); v.IsRef() && ic.slot != 0 {
 					r := v.AsRef()
 					if uint32(h.Header(r)) == ic.meta {
+						ic.hits++
 						if f := h.Load(r, int(ic.slot)); f != gc.Undefined {
 							st(stk, sp-1, f)
 							continue
@@ -262,6 +263,7 @@ func (vm *VM) run() error {
 				if v.IsRef() && ic.slot != 0 {
 					r := v.AsRef()
 					if uint32(h.Header(r)) == ic.meta {
+						ic.hits++
 						if f := h.Load(r, int(ic.slot)); f != gc.Undefined {
 							st(stk, sp-1, f)
 							continue
@@ -447,6 +449,7 @@ func (vm *VM) run() error {
 					r := recv.AsRef()
 					if m := uint32(h.Header(r)); m == ic.meta {
 						if ic.slot != 0 {
+							ic.hits++
 							if f := h.Load(r, int(ic.slot)); f != gc.Undefined {
 								st(stk, sp-1-argc, f)
 								callee = f

@@ -133,27 +133,37 @@ func (g *graphHeap) mutate(rng *rand.Rand, n int) {
 	}
 }
 
+// collectRounds mutates the graph and collects, rounds times, failing if
+// a collection changes the reachable graph. Every seventh collection is a
+// global one; before runs before each round's mutation.
+func collectRounds(t *testing.T, g *graphHeap, rng *rand.Rand, rounds, ops int, before func(round int)) {
+	t.Helper()
+	for round := 0; round < rounds; round++ {
+		if before != nil {
+			before(round)
+		}
+		g.mutate(rng, ops)
+		want := g.shape()
+		if round%7 == 6 {
+			g.h.collectGlobal(CauseSystemGC)
+		} else {
+			g.h.collectNursery(CauseStress)
+		}
+		if got := g.shape(); got != want {
+			t.Fatalf("round %d: graph changed by collection\nbefore %.300s\nafter  %.300s", round, want, got)
+		}
+		if len(g.roots.vals) > 2*ops {
+			g.roots.vals = g.roots.vals[len(g.roots.vals)-ops:]
+		}
+	}
+}
+
 func TestCollectorsPreserveRandomGraphs(t *testing.T) {
 	for _, collector := range []Collector{BreadthFirst, Hierarchical} {
 		for _, tenureAge := range []int{1, 3, 10} {
 			t.Run(fmt.Sprintf("%s/age%d", collector, tenureAge), func(t *testing.T) {
 				g := newGraphHeap(t, Config{MaxHeap: 8 << 20, NurserySize: 512 << 10, Collector: collector, TenureAge: tenureAge, Verify: true})
-				rng := rand.New(rand.NewSource(int64(tenureAge)))
-				for round := 0; round < 30; round++ {
-					g.mutate(rng, 300)
-					before := g.shape()
-					if round%7 == 6 {
-						g.h.collectGlobal(CauseSystemGC)
-					} else {
-						g.h.collectNursery(CauseStress)
-					}
-					if after := g.shape(); after != before {
-						t.Fatalf("round %d: graph changed by collection\nbefore %.300s\nafter  %.300s", round, before, after)
-					}
-					if len(g.roots.vals) > 400 {
-						g.roots.vals = g.roots.vals[len(g.roots.vals)-200:]
-					}
-				}
+				collectRounds(t, g, rand.New(rand.NewSource(int64(tenureAge))), 30, 300, nil)
 				if g.h.stats.nurseryCount == 0 || g.h.stats.globalCount == 0 {
 					t.Fatalf("expected both kinds of collection, got %+v", g.h.stats)
 				}

@@ -23,7 +23,7 @@ import (
 type worker struct {
 	h     *Heap
 	id    int
-	solo  bool // the collection's only worker
+	solo  bool          // the collection's only worker
 	cache [2]*copyCache // current copy destination per region
 	stats workerStats
 
@@ -51,9 +51,10 @@ func (h *Heap) inEvacuate(r Ref) bool {
 
 // forward returns the new location of r, which is in evacuate space,
 // copying it into the region its age selects if no one has yet. slot is the
-// offset of the referring slot (noSlot for roots), used for containment
-// statistics. This is the scavenger's copy; the evacuator places copies
-// itself with examine and install.
+// offset of the referring slot (noSlot for roots; tagged by arcSlot when it
+// is its class's hottest), used for containment statistics. This is the
+// scavenger's copy; the evacuator places copies itself with examine and
+// install.
 func (w *worker) forward(r Ref, slot uintptr) Ref {
 	p, done := w.examine(r)
 	if done {
@@ -196,6 +197,7 @@ func (w *worker) scanObject(r Ref, m Meta, from int, c *copyCache) (next int, yo
 	}
 	first, n := h.slotRange(r, m)
 	fixed := m.Layout() == LayoutFixed
+	hot := hotSlotAt(m, fixed, first)
 	for i := from; i < n; i++ {
 		off := slotAt(m, fixed, first, i)
 		v := h.loadAt(off)
@@ -205,7 +207,7 @@ func (w *worker) scanObject(r Ref, m Meta, from int, c *copyCache) (next int, yo
 		ref := v.AsRef()
 		if h.inEvacuate(ref) {
 			w.lastCopy = nil
-			ref = w.forward(ref, off)
+			ref = w.forward(ref, arcSlot(off, hot))
 			h.storeAt(off, FromRef(ref))
 			if c != nil && w.hierarchical && w.shouldAlias(c) {
 				return i + 1, young || h.IsYoung(ref), false

@@ -183,6 +183,7 @@ func (e *evacuator) scanRemembered(r Ref) bool {
 	}
 	first, n := h.slotRange(r, m)
 	fixed := m.Layout() == LayoutFixed
+	hot := hotSlotAt(m, fixed, first)
 	for i := 0; i < n; i++ {
 		off := slotAt(m, fixed, first, i)
 		v := h.loadAt(off)
@@ -191,7 +192,7 @@ func (e *evacuator) scanRemembered(r Ref) bool {
 		}
 		if h.inEvacuate(v.AsRef()) {
 			e.resetConditions()
-			v = FromRef(e.evacuate(v.AsRef(), off))
+			v = FromRef(e.evacuate(v.AsRef(), arcSlot(off, hot)))
 			h.storeAt(off, v)
 			e.scan()
 		}
@@ -224,28 +225,12 @@ func (e *evacuator) scanHeap() {
 // scanSegment scans one segment of a split pointer array from the bottom of
 // the stack, tracing each element to exhaustion.
 func (e *evacuator) scanSegment(ws workspace) {
-	h := e.h
-	first := ws.base + 2*WordSize
-	young := false
-	for i := ws.from; i < ws.to; i++ {
-		off := first + uintptr(i)*WordSize
-		v := h.loadAt(off)
-		if !v.IsRef() {
-			continue
-		}
-		ref := v.AsRef()
-		if h.inEvacuate(ref) {
-			e.resetConditions()
-			ref = e.evacuate(ref, off)
-			h.storeAt(off, FromRef(ref))
-			e.scan()
-		}
-		young = young || h.IsYoung(ref)
-	}
-	scanned := uint64(ws.to-ws.from) * WordSize
-	if ws.from == 0 {
-		scanned += 2 * WordSize
-	}
+	scanned, young := e.h.scanArraySegment(Ref(ws.base>>3), ws.from, ws.to, func(ref Ref, slot uintptr) Ref {
+		e.resetConditions()
+		n := e.evacuate(ref, slot)
+		e.scan()
+		return n
+	})
 	e.stats.scannedBytes += scanned
 	if young && ws.region == tenureRegion {
 		e.rememberTenured(Ref(ws.base >> 3))
@@ -340,6 +325,7 @@ func (e *evacuator) scan() {
 		}
 		first, n := h.slotRange(r, m)
 		fixed := m.Layout() == LayoutFixed
+		hot := hotSlotAt(m, fixed, first)
 		pushed := false
 		for i := fr.step - 1; i < n; i++ {
 			off := slotAt(m, fixed, first, i)
@@ -349,7 +335,7 @@ func (e *evacuator) scan() {
 			}
 			ref := v.AsRef()
 			if h.inEvacuate(ref) {
-				ref = e.evacuate(ref, off)
+				ref = e.evacuate(ref, arcSlot(off, hot))
 				h.storeAt(off, FromRef(ref))
 			}
 			if h.IsYoung(ref) {

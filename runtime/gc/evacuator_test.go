@@ -32,22 +32,7 @@ func TestEvacuatorPreservesRandomGraphs(t *testing.T) {
 				cfg := evacConfig(c.depth, c.inside, c.distance)
 				cfg.TenureAge = tenureAge
 				g := newGraphHeap(t, cfg)
-				rng := rand.New(rand.NewSource(int64(tenureAge)))
-				for round := 0; round < 30; round++ {
-					g.mutate(rng, 300)
-					before := g.shape()
-					if round%7 == 6 {
-						g.h.collectGlobal(CauseSystemGC)
-					} else {
-						g.h.collectNursery(CauseStress)
-					}
-					if after := g.shape(); after != before {
-						t.Fatalf("round %d: graph changed by collection", round)
-					}
-					if len(g.roots.vals) > 400 {
-						g.roots.vals = g.roots.vals[len(g.roots.vals)-200:]
-					}
-				}
+				collectRounds(t, g, rand.New(rand.NewSource(int64(tenureAge))), 30, 300, nil)
 			})
 		}
 	}

@@ -29,6 +29,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 	}
 	h.inGC = true
 	defer func() { h.inGC = false }()
+	h.beforeCollection()
 	h.retireTLAB()
 	st := h.beginCollection("global", cause)
 	if h.cfg.Verify {

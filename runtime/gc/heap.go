@@ -53,6 +53,8 @@ type Heap struct {
 	// OnClassUnload is called with the tag of each unloaded ClassMeta.
 	OnClassUnload func(tag uint32)
 
+	Hooks // client callbacks into collections (hooks.go)
+
 	regionLock sync.Mutex // guards whitespace carving during collections
 	inGC       bool
 	ctl        *controller   // the running nursery collection's workers

@@ -97,6 +97,7 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 	st.Contain128 = ws.containedPct(128)
 	st.Contain256 = ws.containedPct(256)
 	st.ContainLine = ws.containedPct(CacheLineSize)
+	st.HotContain64 = pct(ws.hotContained, ws.hotCopies)
 	st.Remembered = len(h.remembered)
 
 	h.stats.gcMs += st.PauseMs
@@ -113,16 +114,16 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 		}
 		h.logf("gc", "GC(%d) %s (%s) %s->%s(%s) %.3fms", st.GC, kind, st.Cause,
 			sizeM(st.HeapBefore), sizeM(st.HeapAfter), sizeM(st.HeapCommitted), st.PauseMs)
-		h.logf("gc,stats", "GC(%d) collector=%s copied=%dB objects=%d survivor=%dB tenured=%dB kb/ms=%.1f inside=%.1f%% small=%.1f%% contained64/128/256/line=%.1f/%.1f/%.1f/%.1f%% remembered=%d",
+		h.logf("gc,stats", "GC(%d) collector=%s copied=%dB objects=%d survivor=%dB tenured=%dB kb/ms=%.1f inside=%.1f%% small=%.1f%% contained64/128/256/line=%.1f/%.1f/%.1f/%.1f%% hot_contain_64=%.1f%% remembered=%d",
 			st.GC, st.Collector, st.CopiedBytes, st.CopiedObjects, st.SurvivorBytes, st.TenuredBytes,
-			st.KBPerMs, st.InsidePct, st.SmallPct, st.Contain64, st.Contain128, st.Contain256, st.ContainLine, st.Remembered)
+			st.KBPerMs, st.InsidePct, st.SmallPct, st.Contain64, st.Contain128, st.Contain256, st.ContainLine, st.HotContain64, st.Remembered)
 		if ev := st.EvacuatorStats; ev != nil {
 			h.logf("gc,stats", "GC(%d) evacuator stack_overflows=%d flush_overflow=%d flush_stall=%d discarded=%dB recycled=%dB activations=%v",
 				st.GC, ev.StackOverflows, ev.FlushOverflow, ev.FlushStall, ev.DiscardedBytes, ev.RecycledBytes, ev.StackActivations)
 		}
 		if h.cfg.LogDetail {
-			h.logf("gc,stats", "GC(%d) scanned=%dB cpu=%.0f%% threads=%d stall=%.0fus stalls=%d unloaded=%d classes=%d tlab_refills=%d tlab_waste=%dB",
-				st.GC, st.ScannedBytes, st.CPUPct, st.Threads, st.StallUs, st.Stalls, st.unloaded, len(h.classMetas), h.tlab.refills, h.tlab.wasted)
+			h.logf("gc,stats", "GC(%d) scanned=%dB cpu=%.0f%% threads=%d stall=%.0fus stalls=%d unloaded=%d classes=%d tlab_refills=%d tlab_waste=%dB hot_arcs=%d",
+				st.GC, st.ScannedBytes, st.CPUPct, st.Threads, st.StallUs, st.Stalls, st.unloaded, len(h.classMetas), h.tlab.refills, h.tlab.wasted, ws.hotCopies)
 			if st.workers != "" {
 				h.logf("gc,stats", "GC(%d) copied by worker: %s", st.GC, st.workers)
 			}
@@ -147,6 +148,7 @@ func (h *Heap) Finish() {
 		Contain64:    t.containedPct(64),
 		Contain128:   t.containedPct(128),
 		Contain256:   t.containedPct(256),
+		HotContain64: pct(t.hotContained, t.hotCopies),
 		InsidePct:    pct(h.stats.insideBytes, t.copiedBytes),
 		DurationMs:   float64(time.Since(h.start).Microseconds()) / 1000,
 		CacheLine:    CacheLineSize,

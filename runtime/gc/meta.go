@@ -16,13 +16,14 @@ import (
 //	offset 0   layout       uint8
 //	offset 1   kind         uint8  (client-defined, copied into headers)
 //	offset 2   prefixWords  uint8  (raw words before the slots, LayoutFixed)
-//	offset 3   flags        uint8
+//	offset 3   flags        uint8  (metaHotKnown)
 //	offset 4   numSlots     uint32 (LayoutFixed)
 //	offset 8   size         uint32 (bytes incl. header, LayoutFixed)
 //	offset 12  tag          uint32 (client-defined, e.g. a class table index)
 //	offset 16  classObject  Ref    (see below)
 //	offset 20  recordSize   uint32 (bytes of this record)
-//	offset 24  scanOrder    [numSlots]uint16: slot indices in scan order
+//	offset 24  hotSlot      uint16 (the hottest slot, when metaHotKnown)
+//	offset 26  scanOrder    [numSlots]uint16: slot indices in scan order
 //
 // classObject, when non-zero, is the object that owns this ClassMeta (a Lox
 // class). Every object with this ClassMeta keeps it alive: scanning such an
@@ -41,7 +42,16 @@ const (
 	metaTag         = 12
 	metaClassObject = 16
 	metaRecordSize  = 20
-	metaScanOrder   = 24
+	metaHotSlot     = 24
+	metaScanOrder   = 26
+)
+
+// Flags (the flags byte).
+const (
+	// metaHotKnown: hotSlot names the class's hottest slot, as the
+	// hot-field profiler found it (runtime/jit_hints). Copies through that
+	// slot are counted for hot_contain_64.
+	metaHotKnown uint8 = 1 << iota
 )
 
 func (m Meta) ptr(off uintptr) unsafe.Pointer { return mem.At(uintptr(m) + off) }
@@ -97,6 +107,27 @@ func (m Meta) SetScanOrder(order []int) {
 	}
 }
 
+// HotSlot returns the class's hottest value slot and true, or false when
+// the profiler has not named one.
+func (m Meta) HotSlot() (int, bool) {
+	if *(*uint8)(m.ptr(metaFlags))&metaHotKnown == 0 {
+		return 0, false
+	}
+	return int(*(*uint16)(m.ptr(metaHotSlot))), true
+}
+
+// SetHotSlot records slot as the class's hottest value slot; a negative
+// slot clears it. Only call it while no collection runs.
+func (m Meta) SetHotSlot(slot int) {
+	f := (*uint8)(m.ptr(metaFlags))
+	if slot < 0 {
+		*f &^= metaHotKnown
+		return
+	}
+	*(*uint16)(m.ptr(metaHotSlot)) = uint16(slot)
+	*f |= metaHotKnown
+}
+
 // MetaSpec describes a ClassMeta to create.
 type MetaSpec struct {
 	Layout      Layout
@@ -127,6 +158,7 @@ func (h *Heap) NewMeta(spec MetaSpec) (Meta, error) {
 	*(*uint8)(m.ptr(metaLayout)) = uint8(spec.Layout)
 	*(*uint8)(m.ptr(metaKind)) = spec.Kind
 	*(*uint8)(m.ptr(metaPrefix)) = uint8(spec.PrefixWords)
+	*(*uint8)(m.ptr(metaFlags)) = 0
 	*(*uint32)(m.ptr(metaNumSlots)) = uint32(spec.NumSlots)
 	if spec.Layout == LayoutFixed {
 		*(*uint32)(m.ptr(metaSize)) = uint32(WordSize * (1 + spec.PrefixWords + spec.NumSlots))

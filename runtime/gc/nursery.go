@@ -34,6 +34,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	}
 	h.inGC = true
 	defer func() { h.inGC = false }()
+	h.beforeCollection()
 	st := h.beginCollection("nursery", cause)
 	if h.cfg.Verify {
 		h.verify(st.GC, "before nursery collection")

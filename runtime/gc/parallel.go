@@ -202,7 +202,14 @@ func (h *Heap) pushSolo(w *worker, c *copyCache, n Ref) {
 		return
 	}
 	c.scan = c.copy // the segments scan it
-	length := h.Length(n)
+	splitArray(h.Length(n), func(from, to int) {
+		h.pushScan(&copyCache{region: c.region, segment: true, array: n, from: from, to: to})
+	})
+}
+
+// splitArray cuts an array of length elements into ceil(length/512)
+// segments of equal size (the first also takes the remainder).
+func splitArray(length int, segment func(from, to int)) {
 	k := (length + arraySplitMinimum - 1) / arraySplitMinimum
 	per := length / k
 	for i, from := 0, 0; i < k; i++ {
@@ -210,9 +217,35 @@ func (h *Heap) pushSolo(w *worker, c *copyCache, n Ref) {
 		if i == 0 {
 			to += length % k
 		}
-		h.pushScan(&copyCache{region: c.region, segment: true, array: n, from: from, to: to})
+		segment(from, to)
 		from = to
 	}
+}
+
+// scanArraySegment visits elements [from, to) of array arr, replacing each
+// evacuate-space reference by evacuate's answer, and returns the bytes it
+// accounts as scanned (the header and length word go with the first
+// segment) and whether an element now refers into the nursery.
+func (h *Heap) scanArraySegment(arr Ref, from, to int, evacuate func(ref Ref, slot uintptr) Ref) (scanned uint64, young bool) {
+	first := uintptr(arr)<<3 + 2*WordSize
+	for i := from; i < to; i++ {
+		off := first + uintptr(i)*WordSize
+		v := h.loadAt(off)
+		if !v.IsRef() {
+			continue
+		}
+		ref := v.AsRef()
+		if h.inEvacuate(ref) {
+			ref = evacuate(ref, off)
+			h.storeAt(off, FromRef(ref))
+		}
+		young = young || h.IsYoung(ref)
+	}
+	scanned = uint64(to-from) * WordSize
+	if from == 0 {
+		scanned += 2 * WordSize
+	}
+	return scanned, young
 }
 
 // scavengerCacheSize is the copy cache size: smaller while workers wait,
@@ -257,26 +290,7 @@ func (w *worker) detach(c *copyCache) *copyCache {
 
 // scanSegment scans elements [from, to) of a split pointer array.
 func (w *worker) scanSegment(c *copyCache) {
-	h := w.h
-	first := uintptr(c.array)<<3 + 2*WordSize
-	young := false
-	for i := c.from; i < c.to; i++ {
-		off := first + uintptr(i)*WordSize
-		v := h.loadAt(off)
-		if !v.IsRef() {
-			continue
-		}
-		ref := v.AsRef()
-		if h.inEvacuate(ref) {
-			ref = w.forward(ref, off)
-			h.storeAt(off, FromRef(ref))
-		}
-		young = young || h.IsYoung(ref)
-	}
-	scanned := uint64(c.to-c.from) * WordSize
-	if c.from == 0 {
-		scanned += 2 * WordSize
-	}
+	scanned, young := w.h.scanArraySegment(c.array, c.from, c.to, w.forward)
 	w.stats.scannedBytes += scanned
 	if c.fromList {
 		w.stats.listScannedBytes += scanned
@@ -299,17 +313,9 @@ func (e *evacuator) addWork(ws workspace) {
 		h.MetaOf(n).Layout() != LayoutSlots || h.Length(n) <= arraySplitMinimum || ws.size != SlotsSize(h.Length(n)) {
 		e.work.add(ws)
 	} else {
-		length := h.Length(n)
-		k := (length + arraySplitMinimum - 1) / arraySplitMinimum
-		per := length / k
-		for i, from := 0, 0; i < k; i++ {
-			to := from + per
-			if i == 0 {
-				to += length % k
-			}
+		splitArray(h.Length(n), func(from, to int) {
 			e.work.add(workspace{region: ws.region, base: ws.base, segment: true, from: from, to: to, size: uintptr(to-from) * WordSize})
-			from = to
-		}
+		})
 	}
 	e.volume.Store(int64(e.work.volume))
 	volume := e.work.volume

@@ -24,8 +24,7 @@ func TestParallelCollectorsPreserveRandomGraphs(t *testing.T) {
 				cfg.MaxHeap, cfg.NurserySize, cfg.GCThreads, cfg.Verify, cfg.TenureAge = 16<<20, 1<<20, threads, true, 3
 				g := newGraphHeap(t, cfg)
 				rng := rand.New(rand.NewSource(int64(threads)))
-				for round := 0; round < 20; round++ {
-					g.mutate(rng, 600)
+				collectRounds(t, g, rng, 20, 300, func(round int) {
 					if round%5 == 0 {
 						// Large arrays exercise segment splitting.
 						r := g.h.AllocSlots(g.array, 3000, Nil)
@@ -34,19 +33,7 @@ func TestParallelCollectorsPreserveRandomGraphs(t *testing.T) {
 							g.h.Store(g.roots.vals[len(g.roots.vals)-1].AsRef(), 2+i, g.roots.vals[rng.Intn(len(g.roots.vals))])
 						}
 					}
-					before := g.shape()
-					if round%7 == 6 {
-						g.h.collectGlobal(CauseSystemGC)
-					} else {
-						g.h.collectNursery(CauseStress)
-					}
-					if after := g.shape(); after != before {
-						t.Fatalf("round %d: graph changed by collection", round)
-					}
-					if len(g.roots.vals) > 600 {
-						g.roots.vals = g.roots.vals[len(g.roots.vals)-300:]
-					}
-				}
+				})
 			})
 		}
 	}

@@ -49,6 +49,32 @@ func slotAt(m Meta, fixed bool, first uintptr, i int) uintptr {
 	return first + uintptr(i)*WordSize
 }
 
+// hotArc tags the slot offset passed with a copy (forward, evacuate) when
+// the slot is its class's hottest (Meta.HotSlot): slot offsets are
+// word-aligned, so bit 0 is free. recordCopy strips it.
+const hotArc = 1
+
+// hotSlotAt returns the offset of the hottest slot of an object whose
+// first slot is at first, or 0 when its ClassMeta names none (only
+// LayoutFixed objects have one).
+func hotSlotAt(m Meta, fixed bool, first uintptr) uintptr {
+	if fixed {
+		if s, ok := m.HotSlot(); ok {
+			return first + uintptr(s)*WordSize
+		}
+	}
+	return 0
+}
+
+// arcSlot returns the slot offset to pass with a copy through slot off:
+// tagged with hotArc when off is the object's hottest slot hot.
+func arcSlot(off, hot uintptr) uintptr {
+	if off == hot {
+		return off | hotArc
+	}
+	return off
+}
+
 // loadAt and storeAt read and write a value slot by offset, without a
 // barrier (collectors maintain the remembered set themselves).
 func (h *Heap) loadAt(off uintptr) Value     { return Value(*h.word(Ref(off>>3), 0)) }

@@ -12,6 +12,7 @@ type workerStats struct {
 	smallObjects                uint64 // copied objects of at most smallObjectSize bytes
 	contained                   [32]uint64
 	remembered                  uint64 // objects added to the remembered set
+	hotCopies, hotContained     uint64 // copies through a hottest slot; those within 64 B
 }
 
 // smallObjectSize is the %small boundary, the evacuator's default maximum
@@ -19,8 +20,17 @@ type workerStats struct {
 const smallObjectSize = 256
 
 // recordCopy counts one copied object. slot is the offset of the referring
-// slot, or noSlot for roots, which are never contained.
+// slot, or noSlot for roots, which are never contained; a slot tagged with
+// hotArc (see arcSlot) is its class's hottest slot and is also counted for
+// hot_contain_64.
 func (s *workerStats) recordCopy(slot, to, size uintptr, tenured bool) {
+	if slot != noSlot && slot&hotArc != 0 {
+		slot &^= hotArc
+		s.hotCopies++
+		if slot^to < 64 {
+			s.hotContained++
+		}
+	}
 	s.copiedBytes += uint64(size)
 	s.copiedObjects++
 	if tenured {
@@ -54,6 +64,8 @@ func (s *workerStats) add(o *workerStats) {
 	s.listScannedBytes += o.listScannedBytes
 	s.smallObjects += o.smallObjects
 	s.remembered += o.remembered
+	s.hotCopies += o.hotCopies
+	s.hotContained += o.hotContained
 	for i := range s.contained {
 		s.contained[i] += o.contained[i]
 	}
@@ -105,6 +117,7 @@ type CollectionStats struct {
 	Contain128    float64 `json:"contain_128"`
 	Contain256    float64 `json:"contain_256"`
 	ContainLine   float64 `json:"contain_line"`
+	HotContain64  float64 `json:"hot_contain_64"` // contain_64 of the copies through a hottest slot
 	CacheLine     int     `json:"cache_line"`
 	Remembered    int     `json:"remembered"`
 	StallUs       float64 `json:"stall_us"` // summed over workers
@@ -139,6 +152,7 @@ type Summary struct {
 	Contain64    float64 `json:"contain_64"`
 	Contain128   float64 `json:"contain_128"`
 	Contain256   float64 `json:"contain_256"`
+	HotContain64 float64 `json:"hot_contain_64"`
 	InsidePct    float64 `json:"inside_pct"`
 	DurationMs   float64 `json:"duration_ms"`
 	CacheLine    int     `json:"cache_line"`

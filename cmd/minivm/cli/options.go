@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -85,6 +87,10 @@ type settings struct {
 
 	log       logDest
 	statsPath string
+
+	// Hot-field profiler (runtime/jit_hints, issue 6).
+	hotFieldOrdering     bool
+	loadHints, saveHints string
 }
 
 // options is the option table. Rows are in the order the listings print
@@ -170,6 +176,32 @@ var options = []option{
 		help: "work (in quanta) a worker must hold before it wakes a stalled peer",
 		def:  func(d gc.Config) string { return strconv.Itoa(d.WorkVolumeQuanta) },
 		num:  func(s *settings, n int) { s.cfg.WorkVolumeQuanta = n }},
+
+	// Hot-field profiler (runtime/jit_hints, issue 6). The interpreter
+	// always counts field reads (hot_contain_64, -Xjit:saveHints). Feeding
+	// the counts to the scan order is off by default: with the default
+	// collector it changes nothing measurable, with the evacuator at its
+	// default distance it costs collection time, and it pays off only with
+	// depth-first copying (BENCHMARKS.md, "Hot-field scan ordering").
+	{name: "-Xgc:hotFieldScanOrdering", kind: kindFlag, xopt: true,
+		help: "scan each class's most-read fields first (profiled field reads; pays off with depth-first copying)",
+		flag: func(s *settings) { s.hotFieldOrdering = true }},
+	{name: "-Xgc:noHotFieldScanOrdering", kind: kindFlag, xopt: true,
+		help: "scan fields in declaration order (reads are still profiled, for hot_contain_64 and -Xjit:saveHints)",
+		def:  func(gc.Config) string { return "default" },
+		flag: func(s *settings) { s.hotFieldOrdering = false }},
+	{name: "-Xjit:loadHints=", kind: kindText, meta: "<path>", xopt: true,
+		help: "seed the field-read profile from a hints file (a bad or stale file is a warning)",
+		text: func(s *settings, v string) error { s.loadHints = v; return nil }},
+	{name: "-Xjit:saveHints=", kind: kindText, meta: "<path>", xopt: true,
+		help: "write the field-read profile (class, declaration line, field reads) to path at exit",
+		text: func(s *settings, v string) error {
+			if fi, err := os.Stat(filepath.Dir(v)); err != nil || !fi.IsDir() {
+				return fmt.Errorf("directory '%s' does not exist", filepath.Dir(v))
+			}
+			s.saveHints = v
+			return nil
+		}},
 
 	// Class metadata below 4 GB and pretouch (runtime/mem, issue 7).
 	{name: "-Xgc:suballocatorInitialSize=", kind: kindText, meta: "<size>", xopt: true,
