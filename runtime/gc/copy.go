@@ -25,6 +25,7 @@ type worker struct {
 	id    int
 	solo  bool          // the collection's only worker
 	cache [2]*copyCache // current copy destination per region
+	full  [2]bool       // the region had no whitespace left for this worker
 	stats workerStats
 
 	lastCopy *copyCache // the cache that received the latest copy
@@ -41,6 +42,10 @@ type worker struct {
 	// newRemembered collects tenured objects found to hold nursery
 	// references during this collection.
 	newRemembered []Ref
+
+	// Workers are allocated one after another and write their stats on
+	// every copy: keep each on cache lines of its own.
+	_ [128]byte
 }
 
 // inEvacuate reports whether r is in the space being evacuated.
@@ -129,17 +134,25 @@ func (w *worker) install(p *pendingCopy, to uintptr, reg region, slot uintptr, h
 // reserve finds room for size bytes in region r's copy cache, refreshing
 // it, or in the other region when r is full.
 func (w *worker) reserve(r region, size uintptr) (uintptr, *copyCache, bool) {
-	if c := w.cache[r]; c != nil && c.copy+size <= c.end {
-		to := c.copy
-		c.copy += size
-		return to, c, false
-	}
 	for _, reg := range [2]region{r, r.other()} {
+		if c := w.cache[reg]; c != nil && c.copy+size <= c.end {
+			// The current cache (of the other region only once r is full:
+			// then refresh below failed for r on an earlier copy).
+			if reg == r || w.full[r] {
+				to := c.copy
+				c.copy += size
+				return to, c, false
+			}
+		}
+		if w.full[reg] {
+			continue
+		}
 		if c, solo := w.refresh(reg, size); c != nil {
 			to := c.copy
 			c.copy += size
 			return to, c, solo
 		}
+		w.full[reg] = true
 	}
 	panic(&OutOfMemoryError{Msg: "no room to copy survivors (survivor space and tenure exhausted)"})
 }

@@ -116,6 +116,7 @@ type evacuator struct {
 	tlhCeiling uintptr
 
 	es evacStats
+	_  [128]byte // see worker: no false sharing between workers
 }
 
 // tenureWhitelist returns worker id's persistent tenure whitelist.

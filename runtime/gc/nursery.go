@@ -8,8 +8,9 @@ import (
 // A nursery collection, step by step (shared by every nursery collector):
 //
 //  1. If tenure cannot absorb the worst case (every byte of the allocate
-//     space promoted), run a global collection instead: it empties the
-//     nursery into tenure. So a nursery collection never fails half-way.
+//     space promoted, plus the whitespace workers may hold), run a global
+//     collection instead: it empties the nursery into tenure. So a nursery
+//     collection never fails half-way.
 //  2. Retire the mutator's TLAB (its tail becomes a filler object).
 //  3. Scan the remembered set: every slot of every remembered tenured object
 //     is a root. An object stays remembered only if it still refers into
@@ -28,7 +29,7 @@ func (h *Heap) collectNursery(cause Cause) {
 		panic("gc: collection requested during a collection")
 	}
 	h.retireTLAB()
-	if h.tenureHi-h.tenureTop < h.allocTop-h.allocLo {
+	if h.tenureHi-h.tenureTop < h.allocTop-h.allocLo+h.promotionSlack() {
 		h.collectGlobal(cause)
 		return
 	}
@@ -124,6 +125,16 @@ func (h *Heap) collectNursery(cause Cause) {
 	if h.cfg.Verify {
 		h.verify(st.GC, "after nursery collection")
 	}
+}
+
+// promotionSlack is the tenure a nursery collection needs beyond the
+// allocate space's contents: whitespace that workers hold in their copy
+// caches, frames and copyspaces is unavailable to the others, so a worker
+// whose region is full may find the other region's free space reserved by
+// its peers. Each worker holds at most about four chunks of the largest
+// whitespace size at once.
+func (h *Heap) promotionSlack() uintptr {
+	return uintptr(h.cfg.GCThreads) * 4 * tlhMaximum
 }
 
 // traversal is what distinguishes the nursery collectors; everything else

@@ -81,3 +81,30 @@ func buildWide(g *graphHeap, depth, fanout int) {
 	}
 	build(depth)
 }
+
+// TestSurvivorOverflowKeepsTenureTight: when the survivor space is full,
+// copies overflow into tenure through each worker's current tenure cache;
+// they must not carve a fresh cache per object (a leak that once filled a
+// 4 MB heap's tenure with 32 KB holes).
+func TestSurvivorOverflowKeepsTenureTight(t *testing.T) {
+	for _, threads := range []int{1, 2, 4} {
+		g := newGraphHeap(t, Config{MaxHeap: 16 << 20, NurserySize: 1 << 20, GCThreads: threads, Collector: Hierarchical, Verify: true})
+		g.roots.vals = []Value{Nil}
+		// 3 KB arrays leave a tail in every 32 KB copy cache, so a full
+		// allocate space of them overflows the survivor space.
+		for g.h.allocTop-(g.h.tlab.end-g.h.tlab.top)+SlotsSize(375) < g.h.allocHi {
+			r := g.h.AllocSlots(g.array, 375, Nil)
+			g.h.Store(r, 2, g.roots.vals[0])
+			g.roots.vals[0] = FromRef(r)
+		}
+		g.h.collectNursery(CauseStress)
+		tenured := g.h.stats.total.tenuredBytes
+		used := uint64(g.h.tenureTop - g.h.tenureLo)
+		if tenured == 0 {
+			t.Fatalf("%d threads: nothing overflowed into tenure", threads)
+		}
+		if slack := uint64(threads) * copyCacheSize; used > tenured+slack {
+			t.Errorf("%d threads: tenure holds %d bytes for %d bytes tenured", threads, used, tenured)
+		}
+	}
+}
