@@ -187,6 +187,13 @@ print "ok";
 	if len(vm.classes) >= 3000 || live > 10 {
 		t.Errorf("classes not unloaded: table %d, live %d", len(vm.classes), live)
 	}
+	// Class metadata stays bounded: the freed ClassMeta records are reused.
+	if n := vm.heap.ClassesUnloaded(); n < 2990 {
+		t.Errorf("only %d classes unloaded", n)
+	}
+	if b := vm.heap.MetadataInUse(); b > 16<<10 {
+		t.Errorf("%d bytes of class metadata in use after unloading", b)
+	}
 }
 
 // TestNoInternalErrors runs inputs that once were (or could be) internal
