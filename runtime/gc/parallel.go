@@ -36,12 +36,18 @@ const arraySplitMinimum = 512
 
 // controller coordinates the workers of one nursery collection.
 type controller struct {
-	h       *Heap
-	n       int
-	mu      sync.Mutex
-	cond    sync.Cond
+	h *Heap
+	n int
+
+	// waiting is read before every copy (the stall flush condition); keep
+	// it off the cache lines that the lock and the scan list dirty.
+	_       [64]byte
 	waiting atomic.Int32
-	done    bool
+	_       [60]byte
+
+	mu   sync.Mutex
+	cond sync.Cond
+	done bool
 
 	scanList  []*copyCache // scavenger
 	evacs     []*evacuator // evacuator: the donors to steal from
