@@ -286,26 +286,6 @@ func (vm *VM) stringsEqual(a, b gc.Ref) bool {
 	return a == b || h.RawWord(a, 1) == h.RawWord(b, 1) && bytes.Equal(h.Bytes(a), h.Bytes(b))
 }
 
-// equal is Lox equality: numbers by value (NaN != NaN), strings by
-// content, everything else by identity.
-func (vm *VM) equal(a, b gc.Value) bool {
-	if a.IsNumber() && b.IsNumber() {
-		return a.AsNumber() == b.AsNumber()
-	}
-	return a == b || vm.equalObjects(a, b)
-}
-
-// equalObjects is the rest of equal for values that are not both numbers
-// and not identical: only two strings with the same content are equal.
-func (vm *VM) equalObjects(a, b gc.Value) bool {
-	if a.IsRef() && b.IsRef() {
-		h := vm.heap
-		ra, rb := a.AsRef(), b.AsRef()
-		return h.Kind(ra) == kString && h.Kind(rb) == kString && vm.stringsEqual(ra, rb)
-	}
-	return false
-}
-
 // ---- arrays ----
 
 // maxArrayLength keeps array sizes within the heap's object size limit.
