@@ -65,6 +65,9 @@ var stressConfigs = []config{
 	{"recursive+stress+inside64", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopySize=64", "-Xgc:stress", "-Xcheck:gc"}},
 	{"recursive0+stress+inside131072", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopySize=131072", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:stress", "-Xcheck:gc"}},
 	{"recursive+stress+tenure1", []string{"-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc", "-Xgc:scvTenureAge=1"}},
+	// Tiny class-metadata regions: many sub-allocator regions (issue 7).
+	{"stress+tinySuballocator", []string{"-Xgc:stress", "-Xcheck:gc", "-Xgc:suballocatorInitialSize=4k", "-Xgc:suballocatorIncrementSize=4k"}},
+	{"recursive+stress+tinySuballocator+bruteForce", []string{"-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc", "-Xgc:suballocatorInitialSize=4k", "-Xgc:suballocatorIncrementSize=4k", "-Xgc:suballocatorQuickAllocDisable"}},
 	// Hot-field scan ordering with depth-first evacuation (issue 6).
 	{"recursive0+hotFields+stress", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:hotFieldScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
 	// Parallel GC (issue 5).
