@@ -184,7 +184,6 @@ func (w *worker) refresh(r region, size uintptr) (c *copyCache, solo bool) {
 // retire stops copying into c; its unscanned material goes to the scan list
 // unless it is already there or being scanned.
 func (w *worker) retire(c *copyCache) {
-	c.retired = true
 	w.h.giveBack(c)
 	if c.unscanned() > 0 && !c.listed && !w.isScanning(c) {
 		w.h.pushScan(c)

@@ -25,7 +25,6 @@ type copyCache struct {
 	slot                  int  // next slot of the object at scan (hierarchical aliasing resumes mid-object)
 	listed                bool // on the shared scan list
 	fromList              bool // taken off the scan list: its scanning does not count as inside
-	retired               bool // no longer a copy destination
 	objYoung              bool // the object at scan refers into the nursery so far
 
 	// A segment of a split pointer array: elements [from, to) of array.

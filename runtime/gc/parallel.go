@@ -289,7 +289,7 @@ func (w *worker) detach(c *copyCache) *copyCache {
 		return c
 	}
 	part := &copyCache{region: c.region, base: c.scan, scan: c.scan, copy: c.copy, end: c.copy,
-		slot: c.slot, objYoung: c.objYoung, retired: true}
+		slot: c.slot, objYoung: c.objYoung}
 	c.scan, c.slot, c.objYoung = c.copy, 0, false
 	return part
 }
