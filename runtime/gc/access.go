@@ -34,19 +34,6 @@ func (h *Heap) Store(r Ref, w int, v Value) {
 	}
 }
 
-// StoreNoRemember is Store split for the interpreter's dispatch loop: it
-// writes v and reports whether the barrier must remember r, leaving the
-// call to Remember (the rare slow path) to the caller. The fast path then
-// contains no call.
-func (h *Heap) StoreNoRemember(r Ref, w int, v Value) (mustRemember bool) {
-	*h.word(r, w) = uint64(v)
-	return v.IsRef() && v.AsRef() >= h.nurseryRef && r < h.nurseryRef && *h.word(r, 0)&hdrRemembered == 0
-}
-
-// Remember adds tenured object r to the remembered set (the slow path of
-// StoreNoRemember).
-func (h *Heap) Remember(r Ref) { h.remember(r) }
-
 // RawWord reads word w without interpreting it (prefix and length words).
 func (h *Heap) RawWord(r Ref, w int) uint64 { return *h.word(r, w) }
 
