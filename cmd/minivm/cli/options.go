@@ -21,7 +21,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -148,10 +147,7 @@ var options = []option{
 	{name: "-Xgcthreads", kind: kindInt, meta: "<n>", lo: 1, hi: 64, xopt: true,
 		help: "number of GC threads",
 		def: func(d gc.Config) string {
-			if d.GCThreads == 0 {
-				return fmt.Sprintf("number of CPUs (%d)", runtime.NumCPU())
-			}
-			return strconv.Itoa(d.GCThreads)
+			return fmt.Sprintf("number of CPUs, at most 64: %d", d.GCThreads)
 		},
 		num: func(s *settings, n int) { s.cfg.GCThreads = n }},
 
