@@ -2,146 +2,148 @@ package gc
 
 // Allocation. Every allocator initialises the whole object before it
 // returns, so a collection triggered by the next allocation never sees
-// garbage. Any allocation may run a collection and move objects.
+// garbage. Any allocation may run a collection and move objects. The
+// allocators are Mutator methods (mutator.go); the Heap methods below
+// allocate as the heap's main mutator, for single-threaded clients.
 
-// AllocFixed allocates a LayoutFixed object: prefix words zero, every value
-// slot set to fill.
-func (h *Heap) AllocFixed(m Meta, fill Value) Ref {
-	size := m.Size()
-	r := h.allocate(size)
-	p := h.word(r, 0)
-	*p = uint64(m) | uint64(m.Kind())<<hdrKindShift
-	prefix := m.PrefixWords()
-	for w := 1; w <= prefix; w++ {
-		*h.word(r, w) = 0
-	}
-	for w := 1 + prefix; w < int(size/WordSize); w++ {
-		*h.word(r, w) = uint64(fill)
-	}
-	if r < h.nurseryRef {
-		// A large object went straight to tenure: if its class object is
-		// young, the class-object reference is an old-to-young one.
-		if co := m.ClassObject(); co != 0 && h.IsYoung(co) {
-			h.remember(r)
-		}
-	}
-	return r
-}
+// Main returns the mutator created with the heap, which starts running:
+// the thread that created the heap is its first mutator.
+func (h *Heap) Main() *Mutator { return h.main }
 
-// AllocSlots allocates a LayoutSlots object of n slots set to fill; the
-// length word is n.
-func (h *Heap) AllocSlots(m Meta, n int, fill Value) Ref {
-	r := h.allocate(SlotsSize(n))
-	*h.word(r, 0) = uint64(m) | uint64(m.Kind())<<hdrKindShift
-	*h.word(r, 1) = uint64(uint32(n))
-	for w := 2; w < 2+n; w++ {
-		*h.word(r, w) = uint64(fill)
-	}
-	if r < h.nurseryRef && fill.IsRef() && h.IsYoung(fill.AsRef()) {
-		h.remember(r)
-	}
-	return r
-}
+// AllocFixed allocates as the main mutator (Mutator.AllocFixed).
+func (h *Heap) AllocFixed(m Meta, fill Value) Ref { return h.main.AllocFixed(m, fill) }
 
-// AllocBytes allocates a LayoutBytes object of n zero bytes.
-func (h *Heap) AllocBytes(m Meta, n int) Ref {
-	size := BytesSize(n)
-	r := h.allocate(size)
-	*h.word(r, 0) = uint64(m) | uint64(m.Kind())<<hdrKindShift
-	*h.word(r, 1) = uint64(uint32(n))
-	for w := 2; w < int(size/WordSize); w++ {
-		*h.word(r, w) = 0
-	}
-	return r
-}
+// AllocSlots allocates as the main mutator (Mutator.AllocSlots).
+func (h *Heap) AllocSlots(m Meta, n int, fill Value) Ref { return h.main.AllocSlots(m, n, fill) }
+
+// AllocBytes allocates as the main mutator (Mutator.AllocBytes).
+func (h *Heap) AllocBytes(m Meta, n int) Ref { return h.main.AllocBytes(m, n) }
+
+// Collect runs a full collection as the main mutator (Mutator.Collect).
+func (h *Heap) Collect() { h.main.Collect() }
 
 // MaxObjectSize bounds one object; larger requests are OutOfMemoryErrors.
 const MaxObjectSize = 1 << 31
 
-// allocate returns uninitialised room for size bytes (a multiple of 8).
-func (h *Heap) allocate(size uintptr) Ref {
-	t := &h.tlab
-	if t.top+size <= t.end {
-		off := t.top
-		t.top += size
-		return Ref(off >> 3)
-	}
-	return h.allocateSlow(size)
-}
-
-// allocateSlow handles TLAB refill, large objects, stress collections and
-// collection on exhaustion.
-func (h *Heap) allocateSlow(size uintptr) Ref {
+// allocateSlow handles what the TLAB bump cannot: safepoint polls, stress
+// collections, large objects, TLAB refills and allocations outside the
+// TLAB, and collection when the allocate space is exhausted.
+func (m *Mutator) allocateSlow(size uintptr) Ref {
+	h := m.h
 	if size >= MaxObjectSize {
 		panic(&OutOfMemoryError{Msg: "requested object size exceeds the maximum object size"})
 	}
-	if h.cfg.StressInterval > 0 {
-		h.allocsToCheck--
-		if h.allocsToCheck <= 0 {
-			h.allocsToCheck = h.cfg.StressInterval
-			h.stressCollect()
-		}
+	if m.PollNeeded() {
+		m.Park()
+	}
+	if h.cfg.StressInterval > 0 && h.allocsToCheck.Add(-1) <= 0 {
+		m.withWorldStopped(func() {
+			if h.allocsToCheck.Load() <= 0 {
+				h.allocsToCheck.Store(int64(h.cfg.StressInterval))
+				h.stressCollect()
+			}
+		})
 	}
 	if size >= h.cfg.LargeObjectSize {
-		return h.allocateTenured(size)
+		return m.allocateTenured(size)
 	}
-	for attempt := 0; ; attempt++ {
-		if r, ok := h.refillTLAB(size); ok {
-			return r
+	for attempt := 0; ; {
+		if off, ok := m.allocateInNursery(size); ok {
+			return Ref(off >> 3)
 		}
-		switch attempt {
-		case 0:
-			h.collectNursery(CauseAllocationFailure)
-		case 1:
-			h.collectGlobal(CauseAllocationFailure)
-		default:
-			if size > h.allocHi-h.allocLo {
-				return h.allocateTenured(size)
+		// The allocate space is exhausted: collect, unless another thread
+		// did so since we looked.
+		epoch := h.epoch.Load()
+		m.lockHeap()
+		if h.epoch.Load() == epoch {
+			m.stopTheWorld()
+			func() {
+				// Deferred in this order so that the world restarts
+				// before the heap lock is dropped: stopped is true only
+				// under the lock (safepoint.go). The other order let the
+				// next lock holder start a stop that this startTheWorld
+				// then cancelled, and collect while mutators ran.
+				defer m.unlockHeap()
+				defer m.startTheWorld()
+				switch attempt {
+				case 0:
+					h.collectNursery(CauseAllocationFailure)
+				case 1:
+					h.collectGlobal(CauseAllocationFailure)
+				default:
+					if size <= h.allocHi-h.allocLo {
+						// Live data fills tenure and the nursery.
+						panic(&OutOfMemoryError{Msg: "Java heap space"})
+					}
+				}
+			}()
+			attempt++
+			if attempt > 2 {
+				return m.allocateTenured(size)
 			}
-			// Live data fills tenure and the nursery.
-			panic(&OutOfMemoryError{Msg: "Java heap space"})
+			continue
 		}
+		m.unlockHeap()
 	}
 }
 
-// refillTLAB retires the current TLAB and carves one that fits size, then
-// allocates from it.
-func (h *Heap) refillTLAB(size uintptr) (Ref, bool) {
-	t := &h.tlab
-	h.retireTLAB()
-	chunk := max(size, uintptr(tlabSize))
-	if h.cfg.StressInterval > 0 {
-		// Under stress every allocation takes the slow path.
-		chunk = size
-	}
-	if h.allocTop+chunk > h.allocHi {
-		chunk = h.allocHi - h.allocTop
-		if chunk < size {
-			return 0, false
+// allocateInNursery allocates size bytes in the allocate space after the
+// TLAB bump failed: HotSpot's slow path (tlab.go). Without TLABs every
+// allocation comes here and CAS-bumps the shared top.
+func (m *Mutator) allocateInNursery(size uintptr) (uintptr, bool) {
+	h, t, p := m.h, &m.tlab, &m.h.tlabPolicy
+	if !p.enabled {
+		off, ok := h.carve(size)
+		if ok {
+			t.allocated += size
 		}
+		return off, ok
 	}
-	t.top, t.end = h.allocTop, h.allocTop+chunk
-	h.allocTop += chunk
+	if t.end != 0 && t.free() > t.refillWasteLimit {
+		// Too much would be wasted: keep the TLAB, allocate outside it.
+		t.refillWasteLimit += tlabWasteIncrement
+		t.slowAllocs++
+		return m.allocateOutside(size)
+	}
+	if t.end != 0 {
+		t.refillWaste += t.retire(h)
+	}
+	least := max(size, p.min)
+	off, n, ok := h.carveChunk(least, max(t.desired+size, least))
+	if !ok {
+		// Less than a minimal TLAB is left: this object may still fit.
+		return m.allocateOutside(size)
+	}
+	t.start, t.top, t.end = off, off+size, off+n
 	t.refills++
-	off := t.top
-	t.top += size
-	return Ref(off >> 3), true
+	t.chunkBytes += n // the object's bytes count as allocated when the chunk is retired
+	t.refillWasteLimit = t.desired / p.wasteFraction
+	return off, true
 }
 
-// retireTLAB fills the unused tail of the TLAB so the allocate space stays
-// walkable, and gives it up.
-func (h *Heap) retireTLAB() {
-	t := &h.tlab
-	if t.end > t.top {
-		h.fill(t.top, t.end-t.top)
-		t.wasted += t.end - t.top
+// allocateOutside allocates size bytes in the shared allocate space.
+func (m *Mutator) allocateOutside(size uintptr) (uintptr, bool) {
+	off, ok := m.h.carve(size)
+	if ok {
+		m.tlab.allocated += size
 	}
-	t.top, t.end = 0, 0
+	return off, ok
+}
+
+// retireTLAB fills the unused tail of the mutator's TLAB, counting it as
+// gc waste (a collection or the thread's end retires it).
+func (m *Mutator) retireTLAB() {
+	if m.tlab.end != 0 {
+		m.tlab.gcWaste += m.tlab.retire(m.h)
+	}
 }
 
 // allocateTenured allocates directly in tenure (large objects), collecting
 // globally if tenure is full.
-func (h *Heap) allocateTenured(size uintptr) Ref {
+func (m *Mutator) allocateTenured(size uintptr) Ref {
+	h := m.h
+	m.lockHeap()
+	defer m.unlockHeap()
 	for attempt := 0; ; attempt++ {
 		if off, ok := h.bumpTenure(size); ok {
 			return Ref(off >> 3)
@@ -149,11 +151,16 @@ func (h *Heap) allocateTenured(size uintptr) Ref {
 		if attempt > 0 {
 			panic(&OutOfMemoryError{Msg: "Java heap space"})
 		}
-		h.collectGlobal(CauseAllocationFailure)
+		m.stopTheWorld()
+		func() {
+			defer m.startTheWorld()
+			h.collectGlobal(CauseAllocationFailure)
+		}()
 	}
 }
 
 // bumpTenure carves size bytes at the tenure top, committing as needed.
+// Mutators call it under the heap lock.
 func (h *Heap) bumpTenure(size uintptr) (uintptr, bool) {
 	if h.tenureTop+size > h.tenureHi {
 		return 0, false

@@ -1,5 +1,7 @@
 package gc
 
+import "sync/atomic"
+
 // Cause says why a collection ran; it appears in the GC log.
 type Cause string
 
@@ -9,15 +11,20 @@ const (
 	CauseStress            Cause = "Stress"
 )
 
-// remember adds a tenured object to the remembered set.
+// remember adds a tenured object to the remembered set. Mutators race to
+// set the remembered bit by CAS; the winner appends.
 func (h *Heap) remember(r Ref) {
 	p := h.word(r, 0)
-	if *p&hdrRemembered != 0 {
-		return
+	for {
+		old := atomic.LoadUint64(p)
+		if old&hdrRemembered != 0 {
+			return
+		}
+		if atomic.CompareAndSwapUint64(p, old, old|hdrRemembered) {
+			break
+		}
 	}
-	*p |= hdrRemembered
+	h.rememberMu.Lock()
 	h.remembered = append(h.remembered, r)
+	h.rememberMu.Unlock()
 }
-
-// Collect runs a full collection (the gc() native).
-func (h *Heap) Collect() { h.collectGlobal(CauseSystemGC) }

@@ -67,6 +67,16 @@ type Config struct {
 	// MADV_POPULATE_WRITE). The nursery is always populated.
 	Pretouch       mem.PretouchMode
 	AlwaysPreTouch bool
+
+	// TLABs (issue 8): HotSpot's adaptive policy (tlab.go). Zero values
+	// take the defaults, so the switches are negative.
+	NoTLAB                  bool    // -XX:-UseTLAB: every allocation CAS-bumps the shared allocate-space top
+	NoResizeTLAB            bool    // -XX:-ResizeTLAB: keep each thread's initial desired size
+	TLABInitialSize         uintptr // -Xgc:tlhInitialSize: initial desired size (0: capacity/(threads x target refills))
+	TLABMaximumSize         uintptr // -Xgc:tlhMaximumSize: largest desired size (0: an eighth of the allocate space)
+	TLABWasteTargetPercent  int     // -XX:TLABWasteTargetPercent: waste target, 1..100 (0: 1)
+	TLABRefillWasteFraction int     // -XX:TLABRefillWasteFraction: refill waste limit = desired/N (0: 64)
+	LogTLAB                 bool    // -Xlog:gc+tlab: per-thread and totals lines at each collection
 }
 
 // Defaults, each with its reason.
@@ -83,6 +93,10 @@ const (
 	DefaultTenureAge = 10
 	// DefaultLargeObjectSize: 64 KB objects go straight to tenure.
 	DefaultLargeObjectSize = 64 << 10
+	// TLAB defaults, as in HotSpot (tlab_globals.hpp).
+	DefaultTLABWasteTargetPercent  = 1
+	DefaultTLABRefillWasteFraction = 64
+	MinTLABSize                    = 2 << 10
 	// Evacuator defaults, as in OMR.
 	DefaultMaxStackDepth      = 32
 	DefaultMaxInsideCopySize  = 256
@@ -114,5 +128,8 @@ func DefaultConfig() Config {
 		SuballocatorInitialSize:   mem.DefaultSuballocatorInitialSize,
 		SuballocatorCommitSize:    mem.DefaultSuballocatorCommitSize,
 		SuballocatorIncrementSize: mem.DefaultSuballocatorIncrementSize,
+
+		TLABWasteTargetPercent:  DefaultTLABWasteTargetPercent,
+		TLABRefillWasteFraction: DefaultTLABRefillWasteFraction,
 	}
 }

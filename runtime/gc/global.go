@@ -30,7 +30,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 	h.inGC = true
 	defer func() { h.inGC = false }()
 	h.beforeCollection()
-	h.retireTLAB()
+	h.retireTLABs()
 	st := h.beginCollection("global", cause)
 	if h.cfg.Verify {
 		h.verify(st.GC, "before global collection")

@@ -3,6 +3,7 @@ package gc
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -32,12 +33,23 @@ type Heap struct {
 
 	tenureLo, tenureTop, tenureCommitted, tenureHi uintptr
 	nurseryLo, nurseryMid, nurseryHi               uintptr
-	allocLo, allocHi, allocTop                     uintptr // allocate space; allocTop: next TLAB carve
+	allocLo, allocHi, allocTop                     uintptr // allocate space; allocTop: next carve (CAS by mutators)
 	survLo, survHi, survTop                        uintptr // survTop: next whitespace carve during a collection
 
 	nurseryRef Ref // first Ref of the nursery: refs >= nurseryRef are young
 
-	tlab TLAB // the (single) mutator's TLAB
+	// Mutator threads (mutator.go, safepoint.go, tlab.go). allocMu, the
+	// heap lock, serialises collections and tenure allocation; epoch
+	// counts collections so that a thread that waited for the lock can
+	// tell whether someone else collected meanwhile.
+	main         *Mutator
+	sp           safepoint
+	allocMu      sync.Mutex
+	epoch        atomic.Uint64
+	tlabPolicy   tlabPolicy
+	tlabTotals   tlabTotals
+	tlabsRetired bool    // this stop's TLABs are retired (tlabstats.go)
+	epochStart   uintptr // allocTop after the last collection
 
 	metaArena        *mem.Low4G // ClassMeta records, below 4 GB (issue 7)
 	filler8, fillerN Meta       // holes of one word and of more
@@ -48,7 +60,8 @@ type Heap struct {
 	pretoucher *mem.BackgroundPretoucher
 
 	roots      RootSource
-	remembered []Ref // tenured objects that may hold nursery references
+	remembered []Ref      // tenured objects that may hold nursery references
+	rememberMu sync.Mutex // guards remembered against concurrent barriers
 
 	// OnClassUnload is called with the tag of each unloaded ClassMeta.
 	OnClassUnload func(tag uint32)
@@ -71,7 +84,7 @@ type Heap struct {
 
 	start         time.Time
 	stressCount   int
-	allocsToCheck int // stress: allocations left until the next forced collection
+	allocsToCheck atomic.Int64 // stress: allocations left until the next forced collection
 	stats         heapStats
 }
 
@@ -106,6 +119,12 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 	}
 	if cfg.GCThreads == 0 {
 		cfg.GCThreads = def.GCThreads
+	}
+	if cfg.TLABWasteTargetPercent == 0 {
+		cfg.TLABWasteTargetPercent = DefaultTLABWasteTargetPercent
+	}
+	if cfg.TLABRefillWasteFraction == 0 {
+		cfg.TLABRefillWasteFraction = DefaultTLABRefillWasteFraction
 	}
 	if cfg.MaxStackDepth == 0 {
 		cfg.MaxStackDepth = def.MaxStackDepth
@@ -172,7 +191,12 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 		h.Release()
 		return nil, err
 	}
-	h.allocsToCheck = cfg.StressInterval
+	h.allocsToCheck.Store(int64(cfg.StressInterval))
+	h.epochStart = h.allocTop
+	h.sp.changed.L = &h.sp.mu
+	h.tlabPolicy.init(h)
+	h.main = h.NewMutator()
+	h.main.LeaveSafeRegion()
 	return h, nil
 }
 
@@ -198,6 +222,16 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("recursiveWorkVolumeQuantum %d must be at least 2048", cfg.WorkVolumeQuantum)
 	case cfg.WorkVolumeQuanta < 0:
 		return fmt.Errorf("recursiveWorkVolumeQuanta %d must be at least 0", cfg.WorkVolumeQuanta)
+	case cfg.TLABWasteTargetPercent < 1 || cfg.TLABWasteTargetPercent > 100:
+		return fmt.Errorf("TLABWasteTargetPercent %d out of range [1, 100]", cfg.TLABWasteTargetPercent)
+	case cfg.TLABRefillWasteFraction < 1:
+		return fmt.Errorf("TLABRefillWasteFraction %d must be at least 1", cfg.TLABRefillWasteFraction)
+	case cfg.TLABInitialSize != 0 && cfg.TLABInitialSize < MinTLABSize:
+		return fmt.Errorf("tlhInitialSize %d below the minimum %d", cfg.TLABInitialSize, MinTLABSize)
+	case cfg.TLABMaximumSize != 0 && cfg.TLABMaximumSize < MinTLABSize:
+		return fmt.Errorf("tlhMaximumSize %d below the minimum %d", cfg.TLABMaximumSize, MinTLABSize)
+	case cfg.TLABInitialSize != 0 && cfg.TLABMaximumSize != 0 && cfg.TLABInitialSize > cfg.TLABMaximumSize:
+		return fmt.Errorf("tlhInitialSize %d exceeds tlhMaximumSize %d", cfg.TLABInitialSize, cfg.TLABMaximumSize)
 	}
 	return nil
 }
@@ -282,9 +316,15 @@ func (h *Heap) Committed() uintptr {
 	return (h.tenureCommitted - h.tenureLo) + (h.nurseryHi - h.nurseryLo)
 }
 
-// Used returns the bytes occupied by objects (tenure plus allocate space).
+// Used returns the bytes occupied by objects (tenure plus allocate space,
+// less the free parts of TLABs). It reads every mutator's TLAB, so it is
+// called with the world stopped or from the only mutator.
 func (h *Heap) Used() uintptr {
-	return (h.tenureTop - h.tenureLo) + (h.allocTop - h.allocLo) - (h.tlab.end - h.tlab.top)
+	used := (h.tenureTop - h.tenureLo) + (atomic.LoadUintptr(&h.allocTop) - h.allocLo)
+	for _, m := range h.sp.mutators {
+		used -= m.tlab.free()
+	}
+	return used
 }
 
 // IsYoung reports whether r is in the nursery.

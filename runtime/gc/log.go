@@ -59,6 +59,7 @@ func sizeM(b uint64) string {
 
 func (h *Heap) beginCollection(typ string, cause Cause) *CollectionStats {
 	h.stats.gcCount++
+	h.epoch.Add(1)
 	collector := string(h.cfg.Collector)
 	if typ == "global" {
 		h.stats.globalCount++
@@ -99,6 +100,9 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 	st.ContainLine = ws.containedPct(CacheLineSize)
 	st.HotContain64 = pct(ws.hotContained, ws.hotCopies)
 	st.Remembered = len(h.remembered)
+	st.TTSPUs = float64(h.takeTTSP().Nanoseconds()) / 1e3
+	h.reportTLABs(st)
+	h.resizeTLABs()
 
 	h.stats.gcMs += st.PauseMs
 	if st.Type == "nursery" {
@@ -122,14 +126,13 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 				st.GC, ev.StackOverflows, ev.FlushOverflow, ev.FlushStall, ev.DiscardedBytes, ev.RecycledBytes, ev.StackActivations)
 		}
 		if h.cfg.LogDetail {
-			h.logf("gc,stats", "GC(%d) scanned=%dB cpu=%.0f%% threads=%d stall=%.0fus stalls=%d unloaded=%d classes=%d tlab_refills=%d tlab_waste=%dB hot_arcs=%d",
-				st.GC, st.ScannedBytes, st.CPUPct, st.Threads, st.StallUs, st.Stalls, st.unloaded, len(h.classMetas), h.tlab.refills, h.tlab.wasted, ws.hotCopies)
+			h.logf("gc,stats", "GC(%d) scanned=%dB cpu=%.0f%% threads=%d stall=%.0fus stalls=%d ttsp=%.0fus unloaded=%d classes=%d tlab_refills=%d tlab_waste=%.1f%% tlab_slow_allocs=%d hot_arcs=%d",
+				st.GC, st.ScannedBytes, st.CPUPct, st.Threads, st.StallUs, st.Stalls, st.TTSPUs, st.unloaded, len(h.classMetas), st.TLABRefills, st.TLABWastePct, st.TLABSlowAllocs, ws.hotCopies)
 			if st.workers != "" {
 				h.logf("gc,stats", "GC(%d) copied by worker: %s", st.GC, st.workers)
 			}
 		}
 	}
-	h.tlab.refills, h.tlab.wasted = 0, 0
 	writeJSON(h.cfg.StatsFile, st)
 }
 

@@ -28,7 +28,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	if h.inGC {
 		panic("gc: collection requested during a collection")
 	}
-	h.retireTLAB()
+	h.retireTLABs()
 	if h.tenureHi-h.tenureTop < h.allocTop-h.allocLo+h.promotionSlack() {
 		h.collectGlobal(cause)
 		return
@@ -184,7 +184,7 @@ func (h *Heap) stressCollect() {
 	if h.inGC {
 		return
 	}
-	h.stressCount++
+	h.stressCount++ // under the heap lock, with the world stopped
 	if h.stressCount%64 == 0 {
 		h.collectGlobal(CauseStress)
 	} else {

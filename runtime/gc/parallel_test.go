@@ -88,11 +88,12 @@ func buildWide(g *graphHeap, depth, fanout int) {
 // 4 MB heap's tenure with 32 KB holes).
 func TestSurvivorOverflowKeepsTenureTight(t *testing.T) {
 	for _, threads := range []int{1, 2, 4} {
-		g := newGraphHeap(t, Config{MaxHeap: 16 << 20, NurserySize: 1 << 20, GCThreads: threads, Collector: Hierarchical, Verify: true})
+		// Without TLABs the allocate space fills exactly up to allocHi.
+		g := newGraphHeap(t, Config{MaxHeap: 16 << 20, NurserySize: 1 << 20, GCThreads: threads, Collector: Hierarchical, Verify: true, NoTLAB: true})
 		g.roots.vals = []Value{Nil}
 		// 3 KB arrays leave a tail in every 32 KB copy cache, so a full
 		// allocate space of them overflows the survivor space.
-		for g.h.allocTop-(g.h.tlab.end-g.h.tlab.top)+SlotsSize(375) < g.h.allocHi {
+		for g.h.allocTop+SlotsSize(375) <= g.h.allocHi {
 			r := g.h.AllocSlots(g.array, 375, Nil)
 			g.h.Store(r, 2, g.roots.vals[0])
 			g.roots.vals[0] = FromRef(r)

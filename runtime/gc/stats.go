@@ -122,6 +122,12 @@ type CollectionStats struct {
 	Remembered    int     `json:"remembered"`
 	StallUs       float64 `json:"stall_us"` // summed over workers
 	Stalls        int     `json:"stalls"`
+	TTSPUs        float64 `json:"ttsp_us"` // time to safepoint: stopping the other mutators
+
+	// TLAB totals of the epoch the collection ends (tlabstats.go).
+	TLABRefills    int     `json:"tlab_refills"`
+	TLABWastePct   float64 `json:"tlab_waste_pct"`
+	TLABSlowAllocs int     `json:"tlab_slow_allocs"`
 
 	*EvacuatorStats // recursive collections only
 

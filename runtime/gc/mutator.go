@@ -1,0 +1,118 @@
+package gc
+
+import "sync/atomic"
+
+// Mutator is one mutator thread's handle on the heap: its TLAB and its
+// safepoint state (safepoint.go). Only its own thread uses it, except that
+// a collection, with the world stopped, retires its TLAB.
+type Mutator struct {
+	h       *Heap
+	id      int
+	tlab    TLAB
+	running bool // outside a safe region; guarded by h.sp.mu
+}
+
+// ID returns the mutator's number (0 for the heap's main mutator).
+func (m *Mutator) ID() int { return m.id }
+
+// Heap returns the heap the mutator allocates in.
+func (m *Mutator) Heap() *Heap { return m.h }
+
+// AllocFixed allocates a LayoutFixed object: prefix words zero, every value
+// slot set to fill.
+func (m *Mutator) AllocFixed(meta Meta, fill Value) Ref {
+	h := m.h
+	size := meta.Size()
+	r := m.allocate(size)
+	*h.word(r, 0) = uint64(meta) | uint64(meta.Kind())<<hdrKindShift
+	prefix := meta.PrefixWords()
+	for w := 1; w <= prefix; w++ {
+		*h.word(r, w) = 0
+	}
+	for w := 1 + prefix; w < int(size/WordSize); w++ {
+		*h.word(r, w) = uint64(fill)
+	}
+	if r < h.nurseryRef {
+		// A large object went straight to tenure: if its class object is
+		// young, the class-object reference is an old-to-young one.
+		if co := meta.ClassObject(); co != 0 && h.IsYoung(co) {
+			h.remember(r)
+		}
+	}
+	return r
+}
+
+// AllocSlots allocates a LayoutSlots object of n slots set to fill; the
+// length word is n.
+func (m *Mutator) AllocSlots(meta Meta, n int, fill Value) Ref {
+	h := m.h
+	r := m.allocate(SlotsSize(n))
+	*h.word(r, 0) = uint64(meta) | uint64(meta.Kind())<<hdrKindShift
+	*h.word(r, 1) = uint64(uint32(n))
+	for w := 2; w < 2+n; w++ {
+		*h.word(r, w) = uint64(fill)
+	}
+	if r < h.nurseryRef && fill.IsRef() && h.IsYoung(fill.AsRef()) {
+		h.remember(r)
+	}
+	return r
+}
+
+// AllocBytes allocates a LayoutBytes object of n zero bytes.
+func (m *Mutator) AllocBytes(meta Meta, n int) Ref {
+	h := m.h
+	size := BytesSize(n)
+	r := m.allocate(size)
+	*h.word(r, 0) = uint64(meta) | uint64(meta.Kind())<<hdrKindShift
+	*h.word(r, 1) = uint64(uint32(n))
+	for w := 2; w < int(size/WordSize); w++ {
+		*h.word(r, w) = 0
+	}
+	return r
+}
+
+// Collect runs a full collection (the gc() native), stopping the world.
+func (m *Mutator) Collect() {
+	m.withWorldStopped(func() { m.h.collectGlobal(CauseSystemGC) })
+}
+
+// allocate returns uninitialised room for size bytes (a multiple of 8):
+// the TLAB bump is the fast path.
+func (m *Mutator) allocate(size uintptr) Ref {
+	t := &m.tlab
+	if t.top+size <= t.end {
+		off := t.top
+		t.top += size
+		return Ref(off >> 3)
+	}
+	return m.allocateSlow(size)
+}
+
+// carve takes size bytes from the shared allocate-space top by CAS, or
+// fails when the space is exhausted.
+func (h *Heap) carve(size uintptr) (uintptr, bool) {
+	for {
+		top := atomic.LoadUintptr(&h.allocTop)
+		if top+size > h.allocHi {
+			return 0, false
+		}
+		if atomic.CompareAndSwapUintptr(&h.allocTop, top, top+size) {
+			return top, true
+		}
+	}
+}
+
+// carveChunk takes a chunk of at least least and at most most bytes by
+// CAS, or fails when fewer than least bytes are free.
+func (h *Heap) carveChunk(least, most uintptr) (uintptr, uintptr, bool) {
+	for {
+		top := atomic.LoadUintptr(&h.allocTop)
+		n := min(most, h.allocHi-top)
+		if top > h.allocHi || n < least {
+			return 0, 0, false
+		}
+		if atomic.CompareAndSwapUintptr(&h.allocTop, top, top+n) {
+			return top, n, true
+		}
+	}
+}
