@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"minivm/lang"
@@ -40,21 +42,50 @@ const (
 	ExitRuntimeError = 70
 )
 
-// VM is one Lox virtual machine with its own heap.
+// VM is one thread of a Lox virtual machine: the state every thread
+// shares (machine, embedded) and this thread's execution state. New
+// returns the main thread's VM; spawn() creates one per new thread
+// (threads.go), sharing the machine.
 type VM struct {
+	*machine
+
+	mut  *gc.Mutator  // this thread's TLAB and safepoint state
+	poll *atomic.Bool // mut's safepoint poll flag, read by the dispatch loop
+	th   *thread      // this thread's record (threads.go)
+	tid  uint64       // th.id, as open upvalues of this thread name it
+
+	// Execution state (roots: stack[:sp], frames[:fp].closure). stackMu
+	// guards replacing stack, which other threads read through open
+	// upvalues (threads.go).
+	stack   []gc.Value
+	stackMu sync.Mutex
+	sp      int
+	frames  []frame
+	fp      int
+	steps   int64    // instructions budget left (counted at loops and calls)
+	result  gc.Value // what the outermost frame returned (rooted)
+
+	// Open upvalues sorted by stack index (openUp rooted).
+	openUp  []gc.Value
+	openIdx []int
+
+	handles []gc.Value // temporaries of natives (rooted)
+	buf     []byte     // formatting scratch
+}
+
+// machine is the state the threads of a VM share. Fields written while
+// threads run are guarded: tablesMu guards the class records and the
+// inline caches' slow paths, outMu the output, threadsMu the thread table.
+// Everything else is written only while one thread runs (compiling) or
+// with the world stopped (collection hooks).
+type machine struct {
 	opts  Options
 	heap  *gc.Heap
 	out   *bufio.Writer
+	outMu sync.Mutex
 	errw  io.Writer
 	start time.Time
 	m     metas
-
-	// Execution state (roots: stack[:sp], frames[:fp].closure).
-	stack  []gc.Value
-	sp     int
-	frames []frame
-	fp     int
-	steps  int64 // instructions budget left (counted at loops and calls)
 
 	// Globals, by index; Undefined marks an unset global (rooted).
 	globals     []gc.Value
@@ -66,19 +97,15 @@ type VM struct {
 	nameIdx  map[string]int32
 	initName int32
 
-	protos      []*proto // every loaded function; constants rooted
-	classDescs  []*classDesc
-	classes     []*classRec // by class table index (ClassMeta tag); nil = free
-	freeClasses []uint32
-
-	// Open upvalues sorted by stack index (openUp rooted).
-	openUp  []gc.Value
-	openIdx []int
-
-	handles []gc.Value // temporaries of natives (rooted)
-	buf     []byte     // formatting scratch
+	protos     []*proto // every loaded function; constants rooted
+	entryIdx   int      // the threads' entry prototype (threads.go)
+	classDescs []*classDesc
+	classes    classTable // by class table index (ClassMeta tag)
+	tablesMu   sync.Mutex
 
 	hot hotFields // hot-field profiler (hotfields.go)
+
+	threads threadTable // spawned threads (threads.go)
 
 	closed bool
 }
@@ -93,25 +120,32 @@ func New(opts Options) (*VM, error) {
 		opts.Stderr = os.Stderr
 	}
 	vm := &VM{
-		opts:      opts,
-		out:       bufio.NewWriterSize(opts.Stdout, 64<<10),
-		errw:      opts.Stderr,
-		start:     time.Now(),
-		stack:     make([]gc.Value, initialStack),
-		frames:    make([]frame, maxFrames),
-		globalIdx: map[string]int{},
-		nameIdx:   map[string]int32{},
+		machine: &machine{
+			opts:      opts,
+			out:       bufio.NewWriterSize(opts.Stdout, 64<<10),
+			errw:      opts.Stderr,
+			start:     time.Now(),
+			globalIdx: map[string]int{},
+			nameIdx:   map[string]int32{},
+		},
+		stack:  make([]gc.Value, initialStack),
+		frames: make([]frame, maxFrames),
 	}
 	vm.initName = vm.nameID("init")
 	if opts.Heap.Log != nil && opts.Heap.Log == opts.Stdout {
 		// -Xlog:gc to stdout: interleave with program output in order.
 		opts.Heap.Log = vm.out
 	}
-	h, err := gc.New(opts.Heap, vm)
+	h, err := gc.New(opts.Heap, vm.machine)
 	if err != nil {
 		return nil, err
 	}
 	vm.heap = h
+	vm.mut = h.Main()
+	vm.poll = vm.mut.PollFlag()
+	vm.th = vm.threads.register(vm)
+	vm.entryIdx = len(vm.protos)
+	vm.protos = append(vm.protos, entryProto())
 	h.LogInit()
 	h.OnClassUnload = vm.unloadClass
 	vm.initHotFields()
@@ -199,8 +233,14 @@ func (vm *VM) runProgram(prog *lang.Program) int {
 		return vm.interpret(idx)
 	})
 	if err != nil {
+		vm.lock(&vm.outMu)
 		vm.reportRuntimeError(err)
+		vm.outMu.Unlock()
 		vm.resetStack()
+	}
+	// The program ends when every thread has; they stop early if the
+	// main script failed.
+	if failed := vm.finishThreads(err != nil); err != nil || failed {
 		return ExitRuntimeError
 	}
 	return ExitOK
@@ -248,7 +288,7 @@ func (vm *VM) load(u *unit) (script int) {
 func (vm *VM) interpret(idx int) error {
 	h := vm.heap
 	p := vm.protos[idx]
-	r := h.AllocSlots(vm.m.closure, 0, gc.Nil)
+	r := vm.mut.AllocSlots(vm.m.closure, 0, gc.Nil)
 	h.SetRawWord(r, 1, uint64(idx)<<32)
 	if p.maxStack+1 > len(vm.stack) && !vm.growStack(p.maxStack+1) {
 		return vm.runtimeError("Stack overflow.")

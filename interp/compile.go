@@ -81,6 +81,7 @@ type proto struct {
 	arity     int
 	nUpvalues int
 	isInit    bool
+	entry     bool // a thread's entry code (threads.go): not shown in traces
 	code      []byte
 	lines     []int32 // source line of each code byte
 	consts    []gc.Value
@@ -300,7 +301,7 @@ func (c *compiler) stringConst(s string) int {
 }
 
 func (c *compiler) newIC(name string) int {
-	c.p.ics = append(c.p.ics, inlineCache{name: c.u.vm.nameID(name), method: -1})
+	c.p.ics = append(c.p.ics, inlineCache{name: c.u.vm.nameID(name)})
 	return len(c.p.ics) - 1
 }
 

@@ -108,32 +108,34 @@ func (vm *VM) checkStaleHints() {
 // reference. (The fast paths only count; the hottest slot reported to the
 // collectors is the hottest one seen holding a reference.)
 func (vm *VM) countSlowRead(ic *inlineCache, rec *classRec, f gc.Value) {
-	if ic.slot < instFirstSlot || rec.profField == nil {
+	slot := ic.entry.slot()
+	if slot < instFirstSlot || rec.profField == nil || ic.entry.meta() != uint32(rec.meta) {
 		return
 	}
 	ic.hits++
 	if f.IsRef() {
-		rec.desc.prof.MarkRef(rec.profField[ic.slot-instFirstSlot])
+		rec.desc.prof.MarkRef(rec.profField[slot-instFirstSlot])
 	}
 }
 
 // creditIC credits ic's hits to the class its cache names.
 func (vm *VM) creditIC(ic *inlineCache) {
-	if ic.meta == 0 {
+	if ic.entry.meta() == 0 {
 		ic.hits = 0
 		return
 	}
-	vm.creditICTo(ic, vm.classes[gc.Meta(ic.meta).Tag()])
+	vm.creditICTo(ic, vm.classes.get(gc.Meta(ic.entry.meta()).Tag()))
 }
 
 // creditICTo credits ic's hits to rec, the class whose ClassMeta ic names.
 func (vm *VM) creditICTo(ic *inlineCache, rec *classRec) {
 	n := ic.hits
 	ic.hits = 0
-	if n == 0 || rec == nil || uint32(rec.meta) != ic.meta || ic.slot < instFirstSlot {
+	slot := ic.entry.slot()
+	if n == 0 || rec == nil || uint32(rec.meta) != ic.entry.meta() || slot < instFirstSlot {
 		return
 	}
-	rec.desc.prof.Add(rec.profField[ic.slot-instFirstSlot], n)
+	rec.desc.prof.Add(rec.profField[slot-instFirstSlot], n)
 }
 
 // foldHotFields credits every cache's hits and applies the profiles that
@@ -146,11 +148,11 @@ func (vm *VM) foldHotFields() {
 			}
 		}
 	}
-	for _, rec := range vm.classes {
-		if rec != nil && rec.meta != 0 && rec.profVersion != rec.desc.prof.Version() {
+	vm.classes.each(func(rec *classRec) {
+		if rec.meta != 0 && rec.profVersion != rec.desc.prof.Version() {
 			vm.applyHotFields(rec)
 		}
-	}
+	})
 }
 
 // layoutHotFields connects a class whose instance layout was just fixed to

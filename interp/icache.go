@@ -28,35 +28,53 @@ import "minivm/runtime/gc"
 // A ClassMeta address may be reused after its class is unloaded, so
 // unloadClass clears every cache that names it.
 //
+// The cached triple is one 64-bit word (icEntry), read and written whole:
+// threads share the caches, and a torn meta/slot pair could send a store
+// outside its object. A class whose method index does not fit is not
+// cached (its sites always take the slow path).
+//
 // hits counts the field loads through slot for meta since the hot-field
 // profiler last credited them (hotfields.go): the fast paths increment it
 // on every hit, the slow paths when they load an inline field. Before a
 // cache changes meta or slot the hits are credited to the old class
 // (fillIC).
 type inlineCache struct {
-	name   int32  // name id
-	meta   uint32 // ClassMeta of the cached receiver class; 0 = empty
-	slot   int32  // word index of the inline field slot, or 0
-	method int32  // method index, or -1
-	hits   uint64 // field loads through slot (hot-field profile)
+	name  int32   // name id
+	entry icEntry // the cached class and what name resolves to in it
+	hits  uint64  // field loads through the slot (hot-field profile)
 }
 
+// icEntry packs meta (bits 0-31: ClassMeta of the cached receiver class,
+// 0 = empty), slot (bits 32-47: word index of the inline field slot, or
+// 0) and method + 1 (bits 48-63: 0 = no method).
+type icEntry uint64
+
+func makeICEntry(meta uint32, slot, method int32) icEntry {
+	return icEntry(meta) | icEntry(uint16(slot))<<32 | icEntry(uint16(method+1))<<48
+}
+
+func (e icEntry) meta() uint32  { return uint32(e) }
+func (e icEntry) slot() int     { return int(uint16(e >> 32)) }
+func (e icEntry) method() int32 { return int32(uint16(e>>48)) - 1 }
+
+// maxICMethod is the largest method index an entry holds.
+const maxICMethod = 1<<16 - 2
+
 // fillIC refills ic for the receiver class rec, crediting the hits counted
-// for the class it named before.
-func (vm *VM) fillIC(ic *inlineCache, rec *classRec) {
+// for the class it named before, and returns what the name resolves to.
+func (vm *VM) fillIC(ic *inlineCache, rec *classRec) (slot int, method int32) {
 	if ic.hits != 0 {
 		vm.creditIC(ic)
 	}
-	ic.fill(rec)
-}
-
-func (ic *inlineCache) fill(rec *classRec) {
-	ic.meta = uint32(rec.meta)
-	ic.slot = rec.slotOf[ic.name] // 0 when absent
-	ic.method = -1
+	slot, method = int(rec.slotOf[ic.name]), -1 // slot 0 when absent
 	if m, ok := rec.methods[ic.name]; ok {
-		ic.method = m
+		method = m
 	}
+	ic.entry = 0
+	if method <= maxICMethod {
+		ic.entry = makeICEntry(uint32(rec.meta), int32(slot), method)
+	}
+	return slot, method
 }
 
 // getProperty replaces the object on top of the stack with its property
@@ -68,15 +86,15 @@ func (vm *VM) getProperty(ic *inlineCache) error {
 		return vm.runtimeError("Only instances have properties.")
 	}
 	r := v.AsRef()
-	rec := vm.classes[h.MetaOf(r).Tag()]
-	vm.fillIC(ic, rec)
+	rec := vm.classes.get(h.MetaOf(r).Tag())
+	_, method := vm.fillIC(ic, rec)
 	if f, ok := vm.getField(rec, r, ic.name); ok {
 		vm.countSlowRead(ic, rec, f)
 		vm.stack[vm.sp-1] = f
 		return nil
 	}
-	if ic.method >= 0 {
-		vm.bindMethod(ic.method, -1)
+	if method >= 0 {
+		vm.bindMethod(method, -1)
 		return nil
 	}
 	return vm.runtimeError("Undefined property '%s'.", vm.names[ic.name])
@@ -90,7 +108,7 @@ func (vm *VM) setProperty(ic *inlineCache) error {
 	if !vm.isKind(v, kInstance) {
 		return vm.runtimeError("Only instances have fields.")
 	}
-	rec := vm.classes[h.MetaOf(v.AsRef()).Tag()]
+	rec := vm.classes.get(h.MetaOf(v.AsRef()).Tag())
 	vm.fillIC(ic, rec)
 	vm.setField(rec, ic.name)
 	vm.stack[vm.sp-2] = vm.stack[vm.sp-1]
@@ -110,15 +128,15 @@ func (vm *VM) invoke(ic *inlineCache, argc int) (gc.Value, int, error) {
 		return 0, 0, vm.runtimeError("Only instances have methods.")
 	}
 	r := v.AsRef()
-	rec := vm.classes[h.MetaOf(r).Tag()]
-	vm.fillIC(ic, rec)
+	rec := vm.classes.get(h.MetaOf(r).Tag())
+	_, method := vm.fillIC(ic, rec)
 	if f, ok := vm.getField(rec, r, ic.name); ok {
 		vm.countSlowRead(ic, rec, f)
 		vm.stack[slot] = f
 		return f, argc, nil
 	}
-	if ic.method >= 0 {
-		return vm.method(vm.instanceClass(r), ic.method), argc, nil
+	if method >= 0 {
+		return vm.method(vm.instanceClass(r), method), argc, nil
 	}
 	return 0, 0, vm.runtimeError("Undefined property '%s'.", vm.names[ic.name])
 }
@@ -127,15 +145,15 @@ func (vm *VM) invoke(ic *inlineCache, argc int) (gc.Value, int, error) {
 // cache keyed by the superclass's instance ClassMeta.
 func (vm *VM) superMethod(ic *inlineCache, sup gc.Ref) (int32, error) {
 	rec := vm.classOf(sup)
-	if rec.meta != 0 && uint32(rec.meta) == ic.meta {
-		return ic.method, nil
+	if e := ic.entry; rec.meta != 0 && uint32(rec.meta) == e.meta() {
+		return e.method(), nil
 	}
 	m, ok := rec.methods[ic.name]
 	if !ok {
 		return 0, vm.runtimeError("Undefined property '%s'.", vm.names[ic.name])
 	}
-	if rec.meta != 0 {
-		ic.meta, ic.slot, ic.method = uint32(rec.meta), 0, m
+	if rec.meta != 0 && m <= maxICMethod {
+		ic.entry = makeICEntry(uint32(rec.meta), 0, m)
 	}
 	return m, nil
 }

@@ -179,13 +179,9 @@ print "ok";
 		t.Fatalf("code %d out %q err %q", code, out.String(), errw.String())
 	}
 	live := 0
-	for _, c := range vm.classes {
-		if c != nil {
-			live++
-		}
-	}
-	if len(vm.classes) >= 3000 || live > 10 {
-		t.Errorf("classes not unloaded: table %d, live %d", len(vm.classes), live)
+	vm.classes.each(func(*classRec) { live++ })
+	if vm.classes.n >= 3000 || live > 10 {
+		t.Errorf("classes not unloaded: table %d, live %d", vm.classes.n, live)
 	}
 	// Class metadata stays bounded: the freed ClassMeta records are reused.
 	if n := vm.heap.ClassesUnloaded(); n < 2990 {

@@ -17,14 +17,22 @@ type native struct {
 	fn    func(vm *VM, args []gc.Value) (gc.Value, error)
 }
 
-var natives = []native{
-	{"clock", 0, nativeClock},
-	{"len", 1, nativeLen},
-	{"Array", 1, nativeArray},
-	{"str", 1, nativeStr},
-	{"number", 1, nativeNumber},
-	{"argv", 0, nativeArgv},
-	{"gc", 0, nativeGC},
+// natives is filled by init: spawn's thread runs the dispatch loop, which
+// calls natives, so a static initializer would be a cycle.
+var natives []native
+
+func init() {
+	natives = []native{
+		{"clock", 0, nativeClock},
+		{"len", 1, nativeLen},
+		{"Array", 1, nativeArray},
+		{"str", 1, nativeStr},
+		{"number", 1, nativeNumber},
+		{"argv", 0, nativeArgv},
+		{"gc", 0, nativeGC},
+		{"spawn", 1, nativeSpawn},
+		{"join", 1, nativeJoin},
+	}
 }
 
 // defineNatives creates a Native object per native and binds it to a
@@ -32,7 +40,7 @@ var natives = []native{
 func (vm *VM) defineNatives() error {
 	h := vm.heap
 	for i, n := range natives {
-		r := h.AllocFixed(vm.m.native, gc.Nil)
+		r := vm.mut.AllocFixed(vm.m.native, gc.Nil)
 		h.SetRawWord(r, nativeIndexWord, uint64(i))
 		vm.globals[vm.globalID(n.name)] = gc.FromRef(r)
 	}
@@ -165,6 +173,6 @@ func nativeArgv(vm *VM, _ []gc.Value) (gc.Value, error) {
 }
 
 func nativeGC(vm *VM, _ []gc.Value) (gc.Value, error) {
-	vm.heap.Collect()
+	vm.mut.Collect()
 	return gc.Nil, nil
 }

@@ -21,7 +21,8 @@ import (
 //	                            w3 slot: methods (Methods object)
 //	Closure     LayoutSlots     w1 raw: upvalue count (bits 0-31) | prototype index
 //	                            (bits 32-63); w2.. slots: Upvalue objects
-//	Upvalue     LayoutFixed     w1 raw: stack index + 1 while open, 0 once closed;
+//	Upvalue     LayoutFixed     w1 raw: while open, owner thread id (bits 32-63) |
+//	                            stack index + 1 (bits 0-31); 0 once closed;
 //	                            w2 slot: the closed-over value once closed
 //	BoundMethod LayoutFixed     w1 slot: receiver; w2 slot: method closure
 //	Native      LayoutFixed     w1 raw: native function index
@@ -30,6 +31,7 @@ import (
 //	                            table; key = Number(name id), Undefined = empty
 //	Methods     LayoutSlots     w1 raw: capacity; slots: method closures, indexed
 //	                            by the class record's method table
+//	Thread      LayoutFixed     w1 raw: thread id (threads.go)
 //
 // An instance's ClassMeta is created per Lox class with NewClassMeta, owned
 // by the class object: the class stays alive while any instance does, and
@@ -46,6 +48,7 @@ const (
 	kNative
 	kFields
 	kMethods
+	kThread
 )
 
 // Word indexes of the fixed layouts.
@@ -65,6 +68,8 @@ const (
 
 	nativeIndexWord = 1
 
+	threadIDWord = 1
+
 	slotsFirst = 2 // first element of a LayoutSlots object
 )
 
@@ -74,7 +79,7 @@ const maxInlineFields = 1024
 
 // metas are the ClassMetas of the built-in kinds (not owned by any class).
 type metas struct {
-	str, array, class, closure, upvalue, bound, native, fields, methods gc.Meta
+	str, array, class, closure, upvalue, bound, native, fields, methods, thread gc.Meta
 }
 
 func (vm *VM) initMetas() error {
@@ -91,6 +96,7 @@ func (vm *VM) initMetas() error {
 		{&vm.m.native, gc.MetaSpec{Layout: gc.LayoutFixed, Kind: kNative, PrefixWords: 1}},
 		{&vm.m.fields, gc.MetaSpec{Layout: gc.LayoutSlots, Kind: kFields}},
 		{&vm.m.methods, gc.MetaSpec{Layout: gc.LayoutSlots, Kind: kMethods}},
+		{&vm.m.thread, gc.MetaSpec{Layout: gc.LayoutFixed, Kind: kThread, PrefixWords: 1}},
 	}
 	for _, s := range specs {
 		m, err := vm.heap.NewMeta(s.spec)
@@ -147,20 +153,12 @@ func (vm *VM) globalID(s string) int {
 }
 
 func (vm *VM) newClassRec(d *classDesc) uint32 {
-	rec := &classRec{desc: d, methods: map[int32]int32{}, init: -1}
-	if n := len(vm.freeClasses); n > 0 {
-		idx := vm.freeClasses[n-1]
-		vm.freeClasses = vm.freeClasses[:n-1]
-		vm.classes[idx] = rec
-		return idx
-	}
-	vm.classes = append(vm.classes, rec)
-	return uint32(len(vm.classes) - 1)
+	return vm.classes.add(&classRec{desc: d, methods: map[int32]int32{}, init: -1})
 }
 
 // classOf returns the record of a class object.
 func (vm *VM) classOf(cls gc.Ref) *classRec {
-	return vm.classes[vm.heap.RawWord(cls, classIndexWord)]
+	return vm.classes.get(uint32(vm.heap.RawWord(cls, classIndexWord)))
 }
 
 // ensureLayout finalizes the instance layout of a class: the superclass's
@@ -170,12 +168,14 @@ func (vm *VM) ensureLayout(rec *classRec, cls gc.Ref) gc.Meta {
 	if rec.meta != 0 {
 		return rec.meta
 	}
-	rec.slotOf = make(map[int32]int32, len(rec.inherited)+len(rec.desc.fields))
+	// Other threads read slotOf without the lock once meta is set: build
+	// it completely before publishing it.
+	slotOf := make(map[int32]int32, len(rec.inherited)+len(rec.desc.fields))
 	add := func(name int32) {
-		if _, ok := rec.slotOf[name]; ok || len(rec.fields) >= maxInlineFields {
+		if _, ok := slotOf[name]; ok || len(rec.fields) >= maxInlineFields {
 			return
 		}
-		rec.slotOf[name] = int32(instFirstSlot + len(rec.fields))
+		slotOf[name] = int32(instFirstSlot + len(rec.fields))
 		rec.fields = append(rec.fields, name)
 	}
 	for _, f := range rec.inherited {
@@ -194,6 +194,7 @@ func (vm *VM) ensureLayout(rec *classRec, cls gc.Ref) gc.Meta {
 	if err != nil {
 		panic(&gc.OutOfMemoryError{Msg: err.Error()})
 	}
+	rec.slotOf = slotOf
 	rec.meta = m
 	vm.layoutHotFields(rec)
 	return m
@@ -204,21 +205,16 @@ func (vm *VM) ensureLayout(rec *classRec, cls gc.Ref) gc.Meta {
 // and every inline cache naming the meta is cleared, since the address
 // may be reused by the next class's ClassMeta.
 func (vm *VM) unloadClass(tag uint32) {
-	if int(tag) >= len(vm.classes) || vm.classes[tag] == nil {
-		return
-	}
-	rec := vm.classes[tag]
-	vm.classes[tag] = nil
-	vm.freeClasses = append(vm.freeClasses, tag)
-	if rec.meta == 0 {
+	rec := vm.classes.remove(tag)
+	if rec == nil || rec.meta == 0 {
 		return
 	}
 	m := uint32(rec.meta)
 	for _, p := range vm.protos {
 		for i := range p.ics {
-			if p.ics[i].meta == m {
+			if p.ics[i].entry.meta() == m {
 				vm.creditICTo(&p.ics[i], rec)
-				p.ics[i] = inlineCache{name: p.ics[i].name, method: -1}
+				p.ics[i] = inlineCache{name: p.ics[i].name}
 			}
 		}
 	}
@@ -246,7 +242,7 @@ func (vm *VM) newString(b []byte) gc.Value {
 	if len(b) >= gc.MaxObjectSize {
 		panic(&gc.OutOfMemoryError{Msg: "requested string length exceeds the maximum object size"})
 	}
-	r := h.AllocBytes(vm.m.str, len(b))
+	r := vm.mut.AllocBytes(vm.m.str, len(b))
 	copy(h.Bytes(r), b)
 	h.SetRawWord(r, 1, uint64(len(b))|uint64(fnvAppend(fnvOffset, b))<<32)
 	return gc.FromRef(r)
@@ -260,7 +256,7 @@ func (vm *VM) concat() {
 	if la+lb >= gc.MaxObjectSize {
 		panic(&gc.OutOfMemoryError{Msg: "requested string length exceeds the maximum object size"})
 	}
-	r := h.AllocBytes(vm.m.str, la+lb)
+	r := vm.mut.AllocBytes(vm.m.str, la+lb)
 	a, b := vm.stack[vm.sp-2].AsRef(), vm.stack[vm.sp-1].AsRef() // reload: the allocation may have moved them
 	dst := h.Bytes(r)
 	copy(dst, h.Bytes(a))
@@ -295,7 +291,7 @@ func (vm *VM) newArray(n int, fill gc.Value) gc.Ref {
 	if n > maxArrayLength-1 {
 		panic(&gc.OutOfMemoryError{Msg: fmt.Sprintf("requested array length %d exceeds the maximum object size", n)})
 	}
-	return vm.heap.AllocSlots(vm.m.array, n, fill)
+	return vm.mut.AllocSlots(vm.m.array, n, fill)
 }
 
 // ---- instances: fields ----
@@ -365,7 +361,7 @@ func (vm *VM) setField(rec *classRec, name int32) {
 	// Grow (or create) the table. The allocation may move the instance,
 	// the old table and the value; all are reachable from the stack.
 	newCap := max(4, 2*oldCap)
-	nt := h.AllocSlots(vm.m.fields, 2*newCap, gc.Undefined)
+	nt := vm.mut.AllocSlots(vm.m.fields, 2*newCap, gc.Undefined)
 	inst = vm.stack[vm.sp-2].AsRef()
 	used := 0
 	insert := func(k, v gc.Value) {
@@ -398,9 +394,9 @@ func (vm *VM) setField(rec *classRec, name int32) {
 func (vm *VM) newClass(d *classDesc, consts []gc.Value) {
 	h := vm.heap
 	idx := vm.newClassRec(d)
-	methods := h.AllocSlots(vm.m.methods, d.nMethods, gc.Nil)
+	methods := vm.mut.AllocSlots(vm.m.methods, d.nMethods, gc.Nil)
 	vm.push(gc.FromRef(methods))
-	c := h.AllocFixed(vm.m.class, gc.Nil)
+	c := vm.mut.AllocFixed(vm.m.class, gc.Nil)
 	h.SetRawWord(c, classIndexWord, uint64(idx))
 	h.Store(c, classNameWord, consts[d.nameConst])
 	h.Store(c, classMethodsWord, vm.stack[vm.sp-1])
@@ -420,7 +416,7 @@ func (vm *VM) inherit() {
 	srec := vm.classOf(sup)
 	vm.ensureLayout(srec, sup)
 	rec := vm.classOf(vm.stack[vm.sp-1].AsRef())
-	methods := h.AllocSlots(vm.m.methods, srec.nMethods+rec.desc.nMethods, gc.Nil)
+	methods := vm.mut.AllocSlots(vm.m.methods, srec.nMethods+rec.desc.nMethods, gc.Nil)
 	sup = vm.stack[vm.sp-2].AsRef()
 	sm := h.Load(sup, classMethodsWord).AsRef()
 	for i := 0; i < srec.nMethods; i++ {
@@ -469,7 +465,7 @@ func (vm *VM) instanceClass(inst gc.Ref) gc.Ref {
 // receiver's class when clsSlot < 0).
 func (vm *VM) bindMethod(i int32, clsSlot int) {
 	h := vm.heap
-	b := h.AllocFixed(vm.m.bound, gc.Nil)
+	b := vm.mut.AllocFixed(vm.m.bound, gc.Nil)
 	recv := vm.stack[vm.sp-1]
 	var cls gc.Ref
 	if clsSlot >= 0 {
@@ -495,8 +491,8 @@ func (vm *VM) captureUpvalue(idx int) gc.Value {
 		return vm.openUp[i-1]
 	}
 	h := vm.heap
-	r := h.AllocFixed(vm.m.upvalue, gc.Nil)
-	h.SetRawWord(r, upvalueStateWord, uint64(idx+1))
+	r := vm.mut.AllocFixed(vm.m.upvalue, gc.Nil)
+	h.SetRawWord(r, upvalueStateWord, vm.upvalueState(idx))
 	v := gc.FromRef(r)
 	vm.openIdx = append(vm.openIdx, 0)
 	vm.openUp = append(vm.openUp, 0)

@@ -82,6 +82,10 @@ func (vm *VM) appendValueDepth(buf []byte, v gc.Value, path []gc.Ref) []byte {
 		return vm.appendFunction(buf, h.Load(r, boundMethodWord).AsRef())
 	case kNative:
 		return append(buf, "<native fn>"...)
+	case kThread:
+		buf = append(buf, "<thread "...)
+		buf = strconv.AppendUint(buf, h.RawWord(r, threadIDWord), 10)
+		return append(buf, '>')
 	}
 	return append(buf, "<internal>"...)
 }
@@ -100,8 +104,13 @@ func (vm *VM) appendFunction(buf []byte, closure gc.Ref) []byte {
 	return append(buf, '>')
 }
 
-// printValue writes v and a newline to the program output.
-func (vm *VM) printValue(v gc.Value) {
+// printTop writes the value on top of the stack and a newline to the
+// program output. Waiting for the output lock may move the value, so it is
+// read from the stack afterwards.
+func (vm *VM) printTop() {
+	vm.lock(&vm.outMu)
+	defer vm.outMu.Unlock()
+	v := vm.stack[vm.sp-1]
 	if vm.isString(v) {
 		vm.out.Write(vm.heap.Bytes(v.AsRef()))
 		vm.out.WriteByte('\n')

@@ -21,9 +21,14 @@ import (
 // references from there afterwards; nothing holds a gc.Ref in a Go local
 // across an allocation.
 //
-// Roots (VisitRoots): the value stack below sp, every frame's closure, the
-// globals, every prototype's constants, the open upvalues and the handle
-// stack used by natives.
+// Roots (machine.VisitRoots, threads.go): the globals, every prototype's
+// constants, and per thread the value stack below sp, every frame's
+// closure, the open upvalues and the handle stack used by natives.
+//
+// Threads (threads.go): the loop polls for safepoints at backward jumps
+// and on entering a function, after saving its state as for an
+// allocation. Slow paths that read or change class records or refill
+// inline caches run holding tablesMu (vm.locked).
 
 // Limits, each with its reason.
 const (
@@ -75,6 +80,9 @@ func (vm *VM) runtimeError(format string, args ...any) error {
 			i = traceTail
 		}
 		f := &vm.frames[i]
+		if f.proto.entry {
+			continue
+		}
 		line := 0
 		if f.ip > 0 && f.ip <= len(f.proto.lines) {
 			line = int(f.proto.lines[f.ip-1])
@@ -88,27 +96,6 @@ func (vm *VM) runtimeError(format string, args ...any) error {
 	return e
 }
 
-// VisitRoots implements gc.RootSource.
-func (vm *VM) VisitRoots(visit func(*gc.Value)) {
-	each := func(vs []gc.Value) {
-		for i := range vs {
-			if vs[i].IsRef() {
-				visit(&vs[i])
-			}
-		}
-	}
-	each(vm.stack[:vm.sp])
-	for i := 0; i < vm.fp; i++ {
-		visit(&vm.frames[i].closure)
-	}
-	each(vm.globals)
-	for _, p := range vm.protos {
-		each(p.consts)
-	}
-	each(vm.openUp)
-	each(vm.handles)
-}
-
 // growStack makes the value stack at least need values long; it fails
 // (returning false) beyond maxStack.
 func (vm *VM) growStack(need int) bool {
@@ -117,8 +104,10 @@ func (vm *VM) growStack(need int) bool {
 	}
 	n := min(max(2*len(vm.stack), need+initialStack), maxStack)
 	s := make([]gc.Value, n)
+	vm.stackMu.Lock() // other threads may be reading through open upvalues
 	copy(s, vm.stack)
 	vm.stack = s
+	vm.stackMu.Unlock()
 	return true
 }
 
@@ -219,38 +208,45 @@ func (vm *VM) run() error {
 			case opGetUpvalue:
 				up := h.Load(fr.closure.AsRef(), slotsFirst+rd16(code, ip)).AsRef()
 				ip += 2
-				if w := h.RawWord(up, upvalueStateWord); w != 0 {
-					st(stk, sp, ld(stk, int(w)-1))
-				} else {
+				if w := h.RawWord(up, upvalueStateWord); w>>32 == vm.tid && w != 0 {
+					st(stk, sp, ld(stk, int(uint32(w))-1))
+				} else if w == 0 {
 					st(stk, sp, h.Load(up, upvalueValueWord))
+				} else {
+					st(stk, sp, vm.getForeignUpvalue(up))
 				}
 				sp++
 			case opSetUpvalue:
 				up := h.Load(fr.closure.AsRef(), slotsFirst+rd16(code, ip)).AsRef()
 				ip += 2
-				if w := h.RawWord(up, upvalueStateWord); w != 0 {
-					st(stk, int(w)-1, ld(stk, sp-1))
+				w := h.RawWord(up, upvalueStateWord)
+				if w>>32 == vm.tid && w != 0 {
+					st(stk, int(uint32(w))-1, ld(stk, sp-1))
 					continue
 				}
 				fr.ip, vm.sp = ip, sp
-				h.Store(up, upvalueValueWord, ld(stk, sp-1))
+				if w == 0 {
+					h.Store(up, upvalueValueWord, ld(stk, sp-1))
+				} else {
+					vm.setForeignUpvalue(up, ld(stk, sp-1))
+				}
 				goto reload
 
 			case opGetProperty:
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
-				if v := ld(stk, sp-1); v.IsRef() && ic.slot != 0 {
+				if v, e := ld(stk, sp-1), ic.entry; v.IsRef() && e.slot() != 0 {
 					r := v.AsRef()
-					if uint32(h.Header(r)) == ic.meta {
+					if uint32(h.Header(r)) == e.meta() {
 						ic.hits++
-						if f := h.Load(r, int(ic.slot)); f != gc.Undefined {
+						if f := h.Load(r, e.slot()); f != gc.Undefined {
 							st(stk, sp-1, f)
 							continue
 						}
 					}
 				}
 				fr.ip, vm.sp = ip, sp
-				if err := vm.getProperty(ic); err != nil {
+				if err := vm.locked(func() error { return vm.getProperty(ic) }); err != nil {
 					return err
 				}
 				goto reload
@@ -260,36 +256,36 @@ func (vm *VM) run() error {
 				ip += 6
 				st(stk, sp, v)
 				sp++
-				if v.IsRef() && ic.slot != 0 {
+				if e := ic.entry; v.IsRef() && e.slot() != 0 {
 					r := v.AsRef()
-					if uint32(h.Header(r)) == ic.meta {
+					if uint32(h.Header(r)) == e.meta() {
 						ic.hits++
-						if f := h.Load(r, int(ic.slot)); f != gc.Undefined {
+						if f := h.Load(r, e.slot()); f != gc.Undefined {
 							st(stk, sp-1, f)
 							continue
 						}
 					}
 				}
 				fr.ip, vm.sp = ip, sp
-				if err := vm.getProperty(ic); err != nil {
+				if err := vm.locked(func() error { return vm.getProperty(ic) }); err != nil {
 					return err
 				}
 				goto reload
 			case opSetProperty:
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
-				if v := ld(stk, sp-2); v.IsRef() && ic.slot != 0 {
+				if v, e := ld(stk, sp-2), ic.entry; v.IsRef() && e.slot() != 0 {
 					r := v.AsRef()
-					if uint32(h.Header(r)) == ic.meta {
+					if uint32(h.Header(r)) == e.meta() {
 						x := ld(stk, sp-1)
 						st(stk, sp-2, x)
 						fr.ip, vm.sp = ip, sp-1
-						h.Store(r, int(ic.slot), x)
+						h.Store(r, e.slot(), x)
 						goto reload
 					}
 				}
 				fr.ip, vm.sp = ip, sp
-				if err := vm.setProperty(ic); err != nil {
+				if err := vm.locked(func() error { return vm.setProperty(ic) }); err != nil {
 					return err
 				}
 				goto reload
@@ -297,7 +293,7 @@ func (vm *VM) run() error {
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				if err := vm.getSuper(ic); err != nil {
+				if err := vm.locked(func() error { return vm.getSuper(ic) }); err != nil {
 					return err
 				}
 				goto reload
@@ -402,9 +398,9 @@ func (vm *VM) run() error {
 				}
 				st(stk, sp-1, gc.Number(-a.AsNumber()))
 			case opPrint:
-				sp--
 				fr.ip, vm.sp = ip, sp
-				vm.printValue(ld(stk, sp))
+				vm.printTop() // locks the output: the value stays on the stack meanwhile
+				vm.sp--
 				goto reload
 
 			case opJump:
@@ -430,9 +426,16 @@ func (vm *VM) run() error {
 				}
 			case opLoop:
 				vm.steps--
-				if vm.steps < 0 {
+				if vm.steps < 0 || vm.poll.Load() {
 					fr.ip, vm.sp = ip+4, sp
-					return vm.runtimeError("Step limit exceeded.")
+					if vm.steps < 0 {
+						return vm.runtimeError("Step limit exceeded.")
+					}
+					if err := vm.safepoint(); err != nil {
+						return err
+					}
+					fr.ip = rd32(code, ip)
+					goto reload
 				}
 				ip = rd32(code, ip)
 
@@ -445,12 +448,12 @@ func (vm *VM) run() error {
 				ic := &fr.proto.ics[rd32(code, ip)]
 				argc = rd8(code, ip+4)
 				ip += 5
-				if recv := ld(stk, sp-1-argc); recv.IsRef() {
+				if recv, e := ld(stk, sp-1-argc), ic.entry; recv.IsRef() {
 					r := recv.AsRef()
-					if m := uint32(h.Header(r)); m == ic.meta {
-						if ic.slot != 0 {
+					if m := uint32(h.Header(r)); m == e.meta() {
+						if e.slot() != 0 {
 							ic.hits++
-							if f := h.Load(r, int(ic.slot)); f != gc.Undefined {
+							if f := h.Load(r, e.slot()); f != gc.Undefined {
 								st(stk, sp-1-argc, f)
 								callee = f
 								goto call
@@ -458,8 +461,8 @@ func (vm *VM) run() error {
 						} else if h.Load(r, instOverflow) != gc.Undefined {
 							goto slowInvoke
 						}
-						if ic.method >= 0 {
-							callee = h.Load(h.Load(gc.Meta(m).ClassObject(), classMethodsWord).AsRef(), slotsFirst+int(ic.method))
+						if e.method() >= 0 {
+							callee = h.Load(h.Load(gc.Meta(m).ClassObject(), classMethodsWord).AsRef(), slotsFirst+int(e.method()))
 							goto call
 						}
 					}
@@ -467,8 +470,11 @@ func (vm *VM) run() error {
 			slowInvoke:
 				{
 					fr.ip, vm.sp = ip, sp
-					var err error
-					if callee, argc, err = vm.invoke(ic, argc); err != nil {
+					err := vm.locked(func() (err error) {
+						callee, argc, err = vm.invoke(ic, argc)
+						return err
+					})
+					if err != nil {
 						return err
 					}
 				}
@@ -478,8 +484,11 @@ func (vm *VM) run() error {
 				argc = rd8(code, ip+4)
 				ip += 5
 				fr.ip, vm.sp = ip, sp
-				var err error
-				if callee, argc, err = vm.superInvoke(ic, argc); err != nil {
+				err := vm.locked(func() (err error) {
+					callee, argc, err = vm.superInvoke(ic, argc)
+					return err
+				})
+				if err != nil {
 					return err
 				}
 				goto reloadCall
@@ -500,7 +509,7 @@ func (vm *VM) run() error {
 				}
 				vm.fp--
 				if vm.fp == 0 {
-					vm.sp = 0
+					vm.result, vm.sp = ld(stk, sp-1), 0
 					return nil
 				}
 				st(stk, bp, ld(stk, sp-1))
@@ -514,27 +523,32 @@ func (vm *VM) run() error {
 				d := vm.classDescs[rd32(code, ip)]
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				vm.newClass(d, fr.proto.consts)
+				consts := fr.proto.consts
+				vm.locked(func() error { vm.newClass(d, consts); return nil })
 				goto reload
 			case opInherit:
 				fr.ip, vm.sp = ip, sp
 				if !vm.isKind(ld(stk, sp-2), kClass) {
 					return vm.runtimeError("Superclass must be a class.")
 				}
-				vm.inherit()
+				vm.locked(func() error { vm.inherit(); return nil })
 				vm.sp--
 				goto reload
 			case opMethod:
 				name := int32(rd32(code, ip))
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				vm.defineMethod(name)
+				vm.locked(func() error { vm.defineMethod(name); return nil })
 				vm.sp--
 				goto reload
 			case opEndClass:
-				fr.ip, vm.sp = ip, sp-1
-				cls := ld(stk, sp-1).AsRef()
-				vm.ensureLayout(vm.classOf(cls), cls)
+				fr.ip, vm.sp = ip, sp
+				vm.locked(func() error {
+					cls := vm.stack[vm.sp-1].AsRef() // after the lock: waiting may have moved it
+					vm.ensureLayout(vm.classOf(cls), cls)
+					return nil
+				})
+				vm.sp--
 				goto reload
 
 			case opArray:
@@ -608,6 +622,14 @@ func (vm *VM) run() error {
 					}
 					goto reload
 				}
+				if vm.poll.Load() {
+					// The new frame holds the callee: park here.
+					vm.sp = sp
+					if err := vm.safepoint(); err != nil {
+						return err
+					}
+					goto reload
+				}
 				code = unsafe.Pointer(unsafe.SliceData(np.code))
 				consts = unsafe.Pointer(unsafe.SliceData(np.consts))
 				ip, bp = 0, base
@@ -643,7 +665,7 @@ func (vm *VM) run() error {
 			fr := &vm.frames[vm.fp-1]
 			vm.fp--
 			if vm.fp == 0 {
-				vm.sp = 0
+				vm.result, vm.sp = vm.stack[vm.sp-1], 0
 				return nil
 			}
 			vm.stack[fr.base] = vm.stack[vm.sp-1]
@@ -680,7 +702,7 @@ func (vm *VM) makeClosure() {
 	pi := u32(code, ip)
 	ip += 4
 	np := vm.protos[pi]
-	r := h.AllocSlots(vm.m.closure, np.nUpvalues, gc.Nil)
+	r := vm.mut.AllocSlots(vm.m.closure, np.nUpvalues, gc.Nil)
 	h.SetRawWord(r, 1, uint64(np.nUpvalues)|uint64(pi)<<32)
 	vm.push(gc.FromRef(r))
 	for i := 0; i < np.nUpvalues; i++ {
@@ -728,12 +750,16 @@ func (vm *VM) getSuper(ic *inlineCache) error {
 // instantiate replaces the class at stack[sp-1-argc] with a new instance
 // and returns the class's initializer closure, or Nil, and argc.
 func (vm *VM) instantiate(argc int) (gc.Value, int) {
-	h := vm.heap
 	slot := vm.sp - 1 - argc
-	cls := vm.stack[slot].AsRef()
-	rec := vm.classOf(cls)
-	meta := vm.ensureLayout(rec, cls)
-	inst := h.AllocFixed(meta, gc.Undefined)
+	rec := vm.classOf(vm.stack[slot].AsRef())
+	meta := rec.meta
+	if meta == 0 {
+		vm.locked(func() error {
+			meta = vm.ensureLayout(rec, vm.stack[slot].AsRef()) // after the lock: the class may have moved
+			return nil
+		})
+	}
+	inst := vm.mut.AllocFixed(meta, gc.Undefined)
 	init := gc.Nil
 	if rec.init >= 0 {
 		init = vm.method(vm.stack[slot].AsRef(), rec.init) // reload the class: it may have moved

@@ -1,0 +1,359 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"minivm/runtime/gc"
+)
+
+// Threads.
+//
+// spawn(fn) runs fn() on a new mutator thread and returns a Thread handle;
+// join(t) waits for the thread and returns fn's result, or re-raises the
+// runtime error that ended it (the thread reported it, with its trace,
+// when it died). A thread is a goroutine locked to an OS thread with its
+// own VM (value stack, frames, open upvalues, TLAB: gc.Mutator) sharing
+// the machine: globals, classes, prototypes and the heap.
+//
+// Memory model: every read and write of a variable, field or element is
+// one 64-bit access, so a racing reader sees some value that was written,
+// never a torn one; nothing else is ordered, and join is the only
+// synchronisation (everything the thread did happens before join
+// returns). The VM's own tables (class records, inline caches, output)
+// are guarded, so races in a program never corrupt the heap.
+//
+// Safepoints (runtime/gc/safepoint.go): threads poll at backward jumps,
+// at calls and in allocation slow paths; a collection runs with every
+// other thread parked and reads every thread's stack as roots. A thread
+// blocked in join waits in a safe region, so it never delays a collection.
+//
+// Open upvalues name the stack of the thread that created them (state word
+// = thread id << 32 | stack index + 1). A closure handed to another thread
+// reads and writes such a variable through the owner's stack until the
+// owner closes it; a thread closes all its upvalues when it ends.
+//
+// Lifetime: the program ends when the main script and every thread have
+// finished. When the main script fails, the other threads are stopped at
+// their next poll. The exit status is 70 if any thread failed.
+
+// thread is the record of one thread, kept for join.
+type thread struct {
+	id         int
+	vm         *VM           // its execution state; nil once it has ended
+	done       chan struct{} // closed when it has ended
+	result     gc.Value      // fn's result once ended (rooted)
+	err        *RuntimeError // the error that ended it, if any
+	waitingFor *thread       // the thread it is joining (deadlock detection)
+}
+
+// threadTable holds every thread's record, by id; mu guards it.
+type threadTable struct {
+	mu       sync.Mutex
+	all      []*thread
+	failed   bool        // some spawned thread ended with a runtime error
+	stopping atomic.Bool // the main script failed: threads stop at their next poll
+}
+
+// register adds a thread record for vm (its roots become visible).
+func (t *threadTable) register(vm *VM) *thread {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	th := &thread{id: len(t.all), vm: vm, done: make(chan struct{}), result: gc.Nil}
+	t.all = append(t.all, th)
+	return th
+}
+
+// errStopped unwinds a thread stopped because the main script failed.
+var errStopped = errors.New("thread stopped")
+
+// safepoint parks the thread for a pending collection, or stops it.
+func (vm *VM) safepoint() error {
+	if vm.threads.stopping.Load() {
+		return errStopped
+	}
+	vm.mut.Park()
+	return nil
+}
+
+// lock takes mu, waiting in a safe region if it is held: the holder may
+// be allocating and so stopping the world.
+func (vm *VM) lock(mu *sync.Mutex) {
+	if mu.TryLock() {
+		return
+	}
+	vm.mut.EnterSafeRegion()
+	mu.Lock()
+	vm.mut.LeaveSafeRegion()
+}
+
+// locked runs f holding the class-table lock.
+func (vm *VM) locked(f func() error) error {
+	vm.lock(&vm.tablesMu)
+	defer vm.tablesMu.Unlock()
+	return f()
+}
+
+// entryProto is the code a thread starts in: a function of one argument,
+// fn, that calls fn with no arguments and returns its result. Its frame
+// is left out of traces.
+func entryProto() *proto {
+	code := []byte{byte(opGetLocal), 1, 0, byte(opCall), 0, byte(opReturn)}
+	return &proto{name: "spawn", arity: 1, entry: true, code: code, lines: make([]int32, len(code)), maxStack: 3 + stackHeadroom}
+}
+
+// nativeSpawn starts args[0] on a new thread and returns its handle.
+func nativeSpawn(vm *VM, args []gc.Value) (gc.Value, error) {
+	h := vm.heap
+	fn := args[0]
+	if n, ok := vm.arity(fn); !ok {
+		return 0, vm.runtimeError("Argument to spawn() must be a function.")
+	} else if n != 0 {
+		return 0, vm.runtimeError("spawn() needs a function of no arguments; this one takes %d.", n)
+	}
+	r := vm.mut.AllocSlots(vm.m.closure, 0, gc.Nil) // may move fn: reload it from the stack
+	h.SetRawWord(r, 1, uint64(vm.entryIdx)<<32)
+	fn = vm.stack[vm.sp-1]
+
+	t := &VM{
+		machine: vm.machine,
+		stack:   make([]gc.Value, initialStack),
+		frames:  make([]frame, maxFrames),
+		steps:   vm.opts.StepLimit,
+		result:  gc.Nil,
+	}
+	if t.steps <= 0 {
+		t.steps = math.MaxInt64
+	}
+	t.stack[0], t.stack[1], t.sp = gc.FromRef(r), fn, 2
+	t.frames[0] = frame{closure: gc.FromRef(r), proto: vm.protos[vm.entryIdx]}
+	t.fp = 1
+	t.mut = h.NewMutator() // parked until the goroutine starts
+	t.poll = t.mut.PollFlag()
+	t.th = vm.threads.register(t)
+	t.tid = uint64(t.th.id)
+
+	hv := vm.mut.AllocFixed(vm.m.thread, gc.Nil)
+	h.SetRawWord(hv, threadIDWord, uint64(t.th.id))
+	go t.threadMain()
+	return gc.FromRef(hv), nil
+}
+
+// arity returns the number of arguments callable v takes.
+func (vm *VM) arity(v gc.Value) (int, bool) {
+	h := vm.heap
+	if !v.IsRef() {
+		return 0, false
+	}
+	r := v.AsRef()
+	switch h.Kind(r) {
+	case kClosure:
+		return vm.protos[h.RawWord(r, 1)>>32].arity, true
+	case kBound:
+		return vm.arity(h.Load(r, boundMethodWord))
+	case kClass:
+		if rec := vm.classOf(r); rec.init >= 0 {
+			return vm.arity(vm.method(r, rec.init))
+		}
+		return 0, true
+	case kNative:
+		return natives[h.RawWord(r, nativeIndexWord)].arity, true
+	}
+	return 0, false
+}
+
+// threadMain is a spawned thread's goroutine.
+func (vm *VM) threadMain() {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	vm.mut.LeaveSafeRegion()
+	err := vm.runThread()
+	var rt *RuntimeError
+	if err != nil && !errors.Is(err, errStopped) {
+		if !errors.As(err, &rt) {
+			rt = &RuntimeError{Msg: err.Error()}
+		}
+		vm.closeUpvalues(0) // other threads' closures may still use them
+		vm.lock(&vm.outMu)
+		vm.out.Flush()
+		fmt.Fprintf(vm.errw, "Thread %d: %s\n", vm.th.id, rt.Msg)
+		for _, l := range rt.Trace {
+			fmt.Fprintln(vm.errw, l)
+		}
+		vm.outMu.Unlock()
+	}
+	vm.threads.mu.Lock()
+	th := vm.th
+	th.result, th.err, th.vm = vm.result, rt, nil
+	if rt != nil {
+		vm.threads.failed = true
+	}
+	vm.threads.mu.Unlock()
+	vm.mut.Release()
+	close(th.done)
+}
+
+// runThread runs the thread's code, turning an OutOfMemoryError into a
+// runtime error and any Go panic into an internal error.
+func (vm *VM) runThread() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	return vm.guard(vm.run)
+}
+
+// nativeJoin waits for the thread args[0] and returns its result.
+func nativeJoin(vm *VM, args []gc.Value) (gc.Value, error) {
+	if !vm.isKind(args[0], kThread) {
+		return 0, vm.runtimeError("Argument to join() must be a thread.")
+	}
+	id := int(vm.heap.RawWord(args[0].AsRef(), threadIDWord))
+	t := &vm.threads
+	t.mu.Lock()
+	th := t.all[id]
+	for w := th; w != nil; w = w.waitingFor {
+		if w == vm.th {
+			t.mu.Unlock()
+			if th == vm.th {
+				return 0, vm.runtimeError("A thread cannot join itself.")
+			}
+			return 0, vm.runtimeError("Deadlock: thread %d is waiting for this thread.", th.id)
+		}
+	}
+	vm.th.waitingFor = th
+	t.mu.Unlock()
+	select {
+	case <-th.done:
+	default:
+		vm.mut.EnterSafeRegion()
+		<-th.done
+		vm.mut.LeaveSafeRegion()
+	}
+	t.mu.Lock()
+	vm.th.waitingFor = nil
+	t.mu.Unlock()
+	if t.stopping.Load() {
+		return 0, errStopped
+	}
+	if th.err != nil {
+		return 0, vm.runtimeError("%s", th.err.Msg)
+	}
+	return th.result, nil
+}
+
+// finishThreads waits for every spawned thread to end (stopping them first
+// when the main script failed) and reports whether one failed.
+func (vm *VM) finishThreads(mainFailed bool) (failed bool) {
+	t := &vm.threads
+	if mainFailed {
+		t.stopping.Store(true)
+		vm.heap.InterruptMutators()
+	}
+	t.mu.Lock()
+	all := append([]*thread(nil), t.all...)
+	t.mu.Unlock()
+	for _, th := range all {
+		if th == vm.th {
+			continue
+		}
+		select {
+		case <-th.done:
+		default:
+			vm.mut.EnterSafeRegion()
+			<-th.done
+			vm.mut.LeaveSafeRegion()
+		}
+	}
+	// Every thread has ended: the next program (a REPL line) starts clean.
+	t.stopping.Store(false)
+	vm.heap.ResumeMutators()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	failed, t.failed = t.failed, false
+	return failed
+}
+
+// VisitRoots implements gc.RootSource: the shared roots and every
+// thread's. It runs with the world stopped.
+func (m *machine) VisitRoots(visit func(*gc.Value)) {
+	each := func(vs []gc.Value) {
+		for i := range vs {
+			if vs[i].IsRef() {
+				visit(&vs[i])
+			}
+		}
+	}
+	each(m.globals)
+	for _, p := range m.protos {
+		each(p.consts)
+	}
+	for _, th := range m.threads.all {
+		if th.result.IsRef() {
+			visit(&th.result)
+		}
+		vm := th.vm
+		if vm == nil {
+			continue
+		}
+		each(vm.stack[:vm.sp])
+		for i := 0; i < vm.fp; i++ {
+			visit(&vm.frames[i].closure)
+		}
+		each(vm.openUp)
+		each(vm.handles)
+		if vm.result.IsRef() {
+			visit(&vm.result)
+		}
+	}
+}
+
+// Open upvalues of other threads (see the package comment above).
+
+// upvalueState encodes an open upvalue's state word for stack index idx
+// of this thread.
+func (vm *VM) upvalueState(idx int) uint64 {
+	return uint64(vm.th.id)<<32 | uint64(idx+1)
+}
+
+// foreignSlot runs f on the owner's stack slot of open upvalue up (state
+// word w, not this thread's) and reports whether the upvalue was still
+// open; if it was closed meanwhile the caller uses the closed value.
+func (vm *VM) foreignSlot(up gc.Ref, f func(slot *gc.Value)) bool {
+	t := &vm.threads
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w := vm.heap.RawWord(up, upvalueStateWord)
+	if w == 0 {
+		return false
+	}
+	owner := t.all[w>>32].vm
+	if owner == nil {
+		return false // cannot happen: an ending thread closes its upvalues first
+	}
+	owner.stackMu.Lock()
+	f(&owner.stack[uint32(w)-1])
+	owner.stackMu.Unlock()
+	return true
+}
+
+// getForeignUpvalue reads open upvalue up of another thread.
+func (vm *VM) getForeignUpvalue(up gc.Ref) gc.Value {
+	var v gc.Value
+	if vm.foreignSlot(up, func(s *gc.Value) { v = *s }) {
+		return v
+	}
+	return vm.heap.Load(up, upvalueValueWord)
+}
+
+// setForeignUpvalue writes open upvalue up of another thread.
+func (vm *VM) setForeignUpvalue(up gc.Ref, v gc.Value) {
+	if !vm.foreignSlot(up, func(s *gc.Value) { *s = v }) {
+		vm.heap.Store(up, upvalueValueWord, v)
+	}
+}
