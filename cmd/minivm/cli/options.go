@@ -239,6 +239,39 @@ var options = []option{
 			return err
 		}},
 
+	// TLABs (issue 8): HotSpot's adaptive policy (runtime/gc/tlab.go), with
+	// OpenJ9's spelling for the sizes and HotSpot's for the rest.
+	{name: "-Xgc:tlhInitialSize=", kind: kindText, meta: "<size>", xopt: true,
+		help: "initial desired TLAB size (2k..4g)",
+		def:  func(gc.Config) string { return "free semispace / (allocating threads x 50)" },
+		text: sizeIn(gc.MinTLABSize, 4<<30, func(s *settings, n uintptr) { s.cfg.TLABInitialSize = n })},
+	{name: "-Xgc:tlhMaximumSize=", kind: kindText, meta: "<size>", xopt: true,
+		help: "largest desired TLAB size (2k..4g, at least -Xgc:tlhInitialSize)",
+		def:  func(gc.Config) string { return "semispace / 8" },
+		text: sizeIn(gc.MinTLABSize, 4<<30, func(s *settings, n uintptr) { s.cfg.TLABMaximumSize = n })},
+	{name: "-XX:+UseTLAB", kind: kindFlag, xopt: true,
+		help: "allocate in thread-local allocation buffers",
+		def:  func(d gc.Config) string { return onOff(!d.NoTLAB) },
+		flag: func(s *settings) { s.cfg.NoTLAB = false }},
+	{name: "-XX:-UseTLAB", kind: kindFlag, xopt: true,
+		help: "no TLABs: every allocation bumps the shared nursery top by CAS",
+		flag: func(s *settings) { s.cfg.NoTLAB = true }},
+	{name: "-XX:+ResizeTLAB", kind: kindFlag, xopt: true,
+		help: "resize each thread's TLAB at every collection from its share of the allocation",
+		def:  func(d gc.Config) string { return onOff(!d.NoResizeTLAB) },
+		flag: func(s *settings) { s.cfg.NoResizeTLAB = false }},
+	{name: "-XX:-ResizeTLAB", kind: kindFlag, xopt: true,
+		help: "keep each thread's initial TLAB size",
+		flag: func(s *settings) { s.cfg.NoResizeTLAB = true }},
+	{name: "-XX:TLABWasteTargetPercent=", kind: kindInt, meta: "<n>", lo: 1, hi: 100, xopt: true,
+		help: "share of the nursery that TLAB tails may waste; sizes TLABs",
+		def:  func(d gc.Config) string { return strconv.Itoa(d.TLABWasteTargetPercent) },
+		num:  func(s *settings, n int) { s.cfg.TLABWasteTargetPercent = n }},
+	{name: "-XX:TLABRefillWasteFraction=", kind: kindInt, meta: "<n>", lo: 1, xopt: true,
+		help: "refill a TLAB only when at most 1/n of it is left free; else allocate outside it",
+		def:  func(d gc.Config) string { return strconv.Itoa(d.TLABRefillWasteFraction) },
+		num:  func(s *settings, n int) { s.cfg.TLABRefillWasteFraction = n }},
+
 	// Verification and stress.
 	{name: "-Xcheck:gc", kind: kindFlag, xopt: true,
 		help: "verify the heap before and after every collection",
@@ -273,6 +306,19 @@ var options = []option{
 			s.cfg.LogDetail = true
 			s.log, err = parseLogOutput(v)
 			return err
+		}},
+	// Unlike -Xlog:gc and -Xlog:gc*, which choose between each other,
+	// -Xlog:gc+tlab adds a tag set: it keeps the detail level and any
+	// output chosen before it (stdout otherwise), as HotSpot combines
+	// several -Xlog options.
+	{name: "-Xlog:gc+tlab", kind: kindFlag, xopt: true,
+		help: "add each thread's TLAB statistics ([gc,tlab] lines) to the GC log, on stdout if no other option chose its output",
+		def:  func(d gc.Config) string { return onOff(d.LogTLAB) },
+		flag: func(s *settings) {
+			s.cfg.LogTLAB = true
+			if s.log.kind == "" {
+				s.log = logDest{kind: "stdout"}
+			}
 		}},
 	{name: "-Xgc:statsFile=", kind: kindText, meta: "<path>", xopt: true,
 		help: "write per-collection statistics as JSON Lines to path",
@@ -512,6 +558,9 @@ func (s *settings) finish() error {
 	case c.NurserySize > c.MaxHeap/2:
 		return usagef("nursery size %s (-Xmn) exceeds half the maximum heap size %s (-Xmx)",
 			formatSize(c.NurserySize), formatSize(c.MaxHeap))
+	case c.TLABInitialSize != 0 && c.TLABMaximumSize != 0 && c.TLABInitialSize > c.TLABMaximumSize:
+		return usagef("initial TLAB size %s (-Xgc:tlhInitialSize) exceeds the maximum TLAB size %s (-Xgc:tlhMaximumSize)",
+			formatSize(c.TLABInitialSize), formatSize(c.TLABMaximumSize))
 	}
 	return nil
 }

@@ -138,6 +138,23 @@ func TestParseSetsConfig(t *testing.T) {
 		{[]string{"-Xlog:gc*"}, func(c gc.Config) bool { return c.LogDetail }},
 		{[]string{"-Xlog:gc*", "-Xlog:gc"}, func(c gc.Config) bool { return !c.LogDetail }},
 		{[]string{"-Xlog:gc*:stderr"}, func(c gc.Config) bool { return c.LogDetail }},
+		{nil, func(c gc.Config) bool {
+			return !c.NoTLAB && !c.NoResizeTLAB && !c.LogTLAB && c.TLABInitialSize == 0 && c.TLABMaximumSize == 0 &&
+				c.TLABWasteTargetPercent == gc.DefaultTLABWasteTargetPercent &&
+				c.TLABRefillWasteFraction == gc.DefaultTLABRefillWasteFraction
+		}},
+		{[]string{"-Xgc:tlhInitialSize=2k", "-Xgc:tlhMaximumSize=1M"}, func(c gc.Config) bool {
+			return c.TLABInitialSize == 2<<10 && c.TLABMaximumSize == 1<<20
+		}},
+		{[]string{"-XX:-UseTLAB"}, func(c gc.Config) bool { return c.NoTLAB }},
+		{[]string{"-XX:-UseTLAB", "-XX:+UseTLAB"}, func(c gc.Config) bool { return !c.NoTLAB }},
+		{[]string{"-XX:-ResizeTLAB"}, func(c gc.Config) bool { return c.NoResizeTLAB }},
+		{[]string{"-XX:-ResizeTLAB", "-XX:+ResizeTLAB"}, func(c gc.Config) bool { return !c.NoResizeTLAB }},
+		{[]string{"-XX:TLABWasteTargetPercent=100"}, func(c gc.Config) bool { return c.TLABWasteTargetPercent == 100 }},
+		{[]string{"-XX:TLABRefillWasteFraction=1"}, func(c gc.Config) bool { return c.TLABRefillWasteFraction == 1 }},
+		{[]string{"-Xlog:gc+tlab"}, func(c gc.Config) bool { return c.LogTLAB && !c.LogDetail }},
+		{[]string{"-Xlog:gc*", "-Xlog:gc+tlab"}, func(c gc.Config) bool { return c.LogTLAB && c.LogDetail }},
+		{[]string{"-Xlog:gc+tlab", "-Xlog:gc"}, func(c gc.Config) bool { return c.LogTLAB && !c.LogDetail }},
 	} {
 		inv, err := parse(append(tc.args, "x.lox"))
 		if err != nil {
@@ -163,6 +180,7 @@ func TestParseLogDest(t *testing.T) {
 		{"-Xlog:gc:file=a/gc.log", logDest{kind: "file", path: "a/gc.log"}},
 		{"-Xlog:gc*:file=gc.log", logDest{kind: "file", path: "gc.log"}},
 		{"-Xlog:gc:gc.log", logDest{kind: "file", path: "gc.log"}},
+		{"-Xlog:gc+tlab", logDest{kind: "stdout"}},
 	} {
 		inv, err := parse([]string{tc.arg, "x.lox"})
 		if err != nil {
@@ -171,6 +189,28 @@ func TestParseLogDest(t *testing.T) {
 		}
 		if inv.log != tc.want {
 			t.Errorf("%s: log %+v, want %+v", tc.arg, inv.log, tc.want)
+		}
+	}
+}
+
+// -Xlog:gc+tlab adds the [gc,tlab] lines to whatever output an earlier
+// option chose.
+func TestLogTLABKeepsOutput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want logDest
+	}{
+		{[]string{"-verbose:gc", "-Xlog:gc+tlab"}, logDest{kind: "stderr"}},
+		{[]string{"-Xlog:gc:file=gc.log", "-Xlog:gc+tlab"}, logDest{kind: "file", path: "gc.log"}},
+		{[]string{"-Xlog:gc+tlab", "-Xlog:gc:stderr"}, logDest{kind: "stderr"}},
+	} {
+		inv, err := parse(append(tc.args, "x.lox"))
+		if err != nil {
+			t.Errorf("%q: %v", tc.args, err)
+			continue
+		}
+		if inv.log != tc.want || !inv.cfg.LogTLAB {
+			t.Errorf("%q: log %+v, LogTLAB %v; want %+v, true", tc.args, inv.log, inv.cfg.LogTLAB, tc.want)
 		}
 	}
 }
@@ -223,6 +263,16 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"-Xgcthreads65"}, "-Xgcthreads65 out of range [1, 64]"},
 		{[]string{"-Xgc:statsFile="}, "missing value in '-Xgc:statsFile=' (want -Xgc:statsFile=<path>)"},
 		{[]string{"-Xlog:gc:file="}, "invalid option '-Xlog:gc:file=': missing file name"},
+		{[]string{"-XX:TLABWasteTargetPercent=0"}, "-XX:TLABWasteTargetPercent=0 out of range [1, 100]"},
+		{[]string{"-XX:TLABWasteTargetPercent=101"}, "-XX:TLABWasteTargetPercent=101 out of range [1, 100]"},
+		{[]string{"-XX:TLABWasteTargetPercent=abc"}, "invalid number '-XX:TLABWasteTargetPercent=abc' (want an integer in [1, 100])"},
+		{[]string{"-XX:TLABRefillWasteFraction=0"}, "-XX:TLABRefillWasteFraction=0 out of range [1, ...]"},
+		{[]string{"-Xgc:tlhInitialSize=1k"}, "invalid option '-Xgc:tlhInitialSize=1k': size 1k out of range [2k, 4g)"},
+		{[]string{"-Xgc:tlhMaximumSize=4g"}, "invalid option '-Xgc:tlhMaximumSize=4g': size 4g out of range [2k, 4g)"},
+		{[]string{"-Xgc:tlhMaximumSize=x"}, "invalid option '-Xgc:tlhMaximumSize=x': invalid size 'x'"},
+		{[]string{"-Xgc:tlhInitialSize=64k", "-Xgc:tlhMaximumSize=32k"},
+			"initial TLAB size 64k (-Xgc:tlhInitialSize) exceeds the maximum TLAB size 32k (-Xgc:tlhMaximumSize)"},
+		{[]string{"-XX:+UseTLAB=1"}, "unrecognized option '-XX:+UseTLAB=1'"},
 	} {
 		_, err := parse(append(tc.args, "x.lox"))
 		if err == nil || err.Error() != tc.want {
