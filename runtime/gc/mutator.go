@@ -1,15 +1,23 @@
 package gc
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"golang.org/x/sys/cpu"
+)
 
 // Mutator is one mutator thread's handle on the heap: its TLAB and its
 // safepoint state (safepoint.go). Only its own thread uses it, except that
 // a collection, with the world stopped, retires its TLAB.
 type Mutator struct {
+	// The TLAB's top is written by every allocation: the pads keep two
+	// mutators from sharing a cache line.
+	_       cpu.CacheLinePad
 	h       *Heap
 	id      int
 	tlab    TLAB
 	running bool // outside a safe region; guarded by h.sp.mu
+	_       cpu.CacheLinePad
 }
 
 // ID returns the mutator's number (0 for the heap's main mutator).

@@ -36,15 +36,15 @@ import (
 type safepoint struct {
 	requested atomic.Bool // polled by running mutators
 
-	mu       sync.Mutex
-	changed  sync.Cond // signalled on every transition
-	stopped  bool      // the world is stopped or stopping
+	mu      sync.Mutex
+	changed sync.Cond // signalled on every transition
+	stopped bool      // the world is stopped or stopping
 	// interrupted keeps requested set so that every poll takes the slow
 	// path: the client is stopping its threads (InterruptMutators).
 	interrupted bool
-	running  int       // registered mutators outside safe regions
-	mutators []*Mutator
-	nextID   int
+	running     int // registered mutators outside safe regions
+	mutators    []*Mutator
+	nextID      int
 
 	ttsp time.Duration // time to safepoint of the current stop, for the stats
 }
