@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sys/cpu"
+
 	"minivm/lang"
 	"minivm/runtime/gc"
 )
@@ -47,6 +49,9 @@ const (
 // returns the main thread's VM; spawn() creates one per new thread
 // (threads.go), sharing the machine.
 type VM struct {
+	// Threads write their VM on every slow path: the pads keep two VMs
+	// from sharing a cache line.
+	_ cpu.CacheLinePad
 	*machine
 
 	mut  *gc.Mutator  // this thread's TLAB and safepoint state
@@ -71,6 +76,8 @@ type VM struct {
 
 	handles []gc.Value // temporaries of natives (rooted)
 	buf     []byte     // formatting scratch
+
+	_ cpu.CacheLinePad
 }
 
 // machine is the state the threads of a VM share. Fields written while

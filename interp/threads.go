@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -16,9 +15,11 @@ import (
 // spawn(fn) runs fn() on a new mutator thread and returns a Thread handle;
 // join(t) waits for the thread and returns fn's result, or re-raises the
 // runtime error that ended it (the thread reported it, with its trace,
-// when it died). A thread is a goroutine locked to an OS thread with its
-// own VM (value stack, frames, open upvalues, TLAB: gc.Mutator) sharing
-// the machine: globals, classes, prototypes and the heap.
+// when it died). A thread is a goroutine with its own VM (value stack,
+// frames, open upvalues, TLAB: gc.Mutator) sharing the machine: globals,
+// classes, prototypes and the heap. It is not locked to an OS thread:
+// parking and waking a locked goroutine at every collection costs a
+// thread handoff each time, and measurably cost two-thread throughput.
 //
 // Memory model: every read and write of a variable, field or element is
 // one 64-bit access, so a racing reader sees some value that was written,
@@ -168,8 +169,6 @@ func (vm *VM) arity(v gc.Value) (int, bool) {
 
 // threadMain is a spawned thread's goroutine.
 func (vm *VM) threadMain() {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	vm.mut.LeaveSafeRegion()
 	err := vm.runThread()
 	var rt *RuntimeError
