@@ -31,7 +31,10 @@ func (m *Mutator) Heap() *Heap { return m.h }
 func (m *Mutator) AllocFixed(meta Meta, fill Value) Ref {
 	h := m.h
 	size := meta.Size()
-	r := m.allocate(size)
+	r, ok := m.tlab.bump(size)
+	if !ok {
+		r = m.allocateSlow(size)
+	}
 	*h.word(r, 0) = uint64(meta) | uint64(meta.Kind())<<hdrKindShift
 	prefix := meta.PrefixWords()
 	for w := 1; w <= prefix; w++ {
@@ -54,7 +57,11 @@ func (m *Mutator) AllocFixed(meta Meta, fill Value) Ref {
 // length word is n.
 func (m *Mutator) AllocSlots(meta Meta, n int, fill Value) Ref {
 	h := m.h
-	r := m.allocate(SlotsSize(n))
+	size := SlotsSize(n)
+	r, ok := m.tlab.bump(size)
+	if !ok {
+		r = m.allocateSlow(size)
+	}
 	*h.word(r, 0) = uint64(meta) | uint64(meta.Kind())<<hdrKindShift
 	*h.word(r, 1) = uint64(uint32(n))
 	for w := 2; w < 2+n; w++ {
@@ -70,7 +77,10 @@ func (m *Mutator) AllocSlots(meta Meta, n int, fill Value) Ref {
 func (m *Mutator) AllocBytes(meta Meta, n int) Ref {
 	h := m.h
 	size := BytesSize(n)
-	r := m.allocate(size)
+	r, ok := m.tlab.bump(size)
+	if !ok {
+		r = m.allocateSlow(size)
+	}
 	*h.word(r, 0) = uint64(meta) | uint64(meta.Kind())<<hdrKindShift
 	*h.word(r, 1) = uint64(uint32(n))
 	for w := 2; w < int(size/WordSize); w++ {
@@ -87,13 +97,21 @@ func (m *Mutator) Collect() {
 // allocate returns uninitialised room for size bytes (a multiple of 8):
 // the TLAB bump is the fast path.
 func (m *Mutator) allocate(size uintptr) Ref {
-	t := &m.tlab
-	if t.top+size <= t.end {
-		off := t.top
-		t.top += size
-		return Ref(off >> 3)
+	if r, ok := m.tlab.bump(size); ok {
+		return r
 	}
 	return m.allocateSlow(size)
+}
+
+// bump allocates size bytes in the TLAB, or fails when it has no room;
+// small enough to be inlined into the allocators.
+func (t *TLAB) bump(size uintptr) (Ref, bool) {
+	off, top := t.top, t.top+size
+	if top > t.end {
+		return 0, false
+	}
+	t.top = top
+	return Ref(off >> 3), true
 }
 
 // carve takes size bytes from the shared allocate-space top by CAS, or
