@@ -54,6 +54,16 @@ type VM struct {
 	_ cpu.CacheLinePad
 	*machine
 
+	// Copies of immutable or, while threads run, unchanging shared state,
+	// one load closer for the dispatch loop: the heap, the built-in
+	// metas, and views of machine.globals and machine.protos (whose
+	// headers change only while compiling, when no other thread runs;
+	// refreshViews renews them).
+	heap   *gc.Heap
+	m      metas
+	glob   []gc.Value
+	protoT []*proto
+
 	mut  *gc.Mutator  // this thread's TLAB and safepoint state
 	poll *atomic.Bool // mut's safepoint poll flag, read by the dispatch loop
 	th   *thread      // this thread's record (threads.go)
@@ -87,12 +97,10 @@ type VM struct {
 // with the world stopped (collection hooks).
 type machine struct {
 	opts  Options
-	heap  *gc.Heap
 	out   *bufio.Writer
 	outMu sync.Mutex
 	errw  io.Writer
 	start time.Time
-	m     metas
 
 	// Globals, by index; Undefined marks an unset global (rooted).
 	globals     []gc.Value
@@ -294,6 +302,7 @@ func (vm *VM) load(u *unit) (script int) {
 // interpret runs the script prototype idx in a new frame.
 func (vm *VM) interpret(idx int) error {
 	h := vm.heap
+	vm.refreshViews()
 	p := vm.protos[idx]
 	r := vm.mut.AllocSlots(vm.m.closure, 0, gc.Nil)
 	h.SetRawWord(r, 1, uint64(idx)<<32)

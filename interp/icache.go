@@ -80,6 +80,8 @@ func (vm *VM) fillIC(ic *inlineCache, rec *classRec) (slot int, method int32) {
 // getProperty replaces the object on top of the stack with its property
 // ic.name: a field, else a method bound to the object.
 func (vm *VM) getProperty(ic *inlineCache) error {
+	vm.lockTables()
+	defer vm.tablesMu.Unlock()
 	h := vm.heap
 	v := vm.stack[vm.sp-1]
 	if !vm.isKind(v, kInstance) {
@@ -103,6 +105,8 @@ func (vm *VM) getProperty(ic *inlineCache) error {
 // setProperty stores the value on top of the stack into field ic.name of
 // the object below it, leaving the value.
 func (vm *VM) setProperty(ic *inlineCache) error {
+	vm.lockTables()
+	defer vm.tablesMu.Unlock()
 	h := vm.heap
 	v := vm.stack[vm.sp-2]
 	if !vm.isKind(v, kInstance) {
@@ -121,6 +125,8 @@ func (vm *VM) setProperty(ic *inlineCache) error {
 // otherwise the method closure is returned for a call with the receiver
 // as slot 0.
 func (vm *VM) invoke(ic *inlineCache, argc int) (gc.Value, int, error) {
+	vm.lockTables()
+	defer vm.tablesMu.Unlock()
 	h := vm.heap
 	slot := vm.sp - 1 - argc
 	v := vm.stack[slot]
@@ -161,6 +167,8 @@ func (vm *VM) superMethod(ic *inlineCache, sup gc.Ref) (int32, error) {
 // superInvoke resolves super.name(...) with `this args... super` on the
 // stack: it pops the superclass and returns its method and argc.
 func (vm *VM) superInvoke(ic *inlineCache, argc int) (gc.Value, int, error) {
+	vm.lockTables()
+	defer vm.tablesMu.Unlock()
 	sup := vm.stack[vm.sp-1].AsRef()
 	m, err := vm.superMethod(ic, sup)
 	if err != nil {

@@ -200,6 +200,15 @@ func (vm *VM) ensureLayout(rec *classRec, cls gc.Ref) gc.Meta {
 	return m
 }
 
+// endClass finishes the class on top of the stack: its instance layout is
+// final.
+func (vm *VM) endClass() {
+	vm.lockTables()
+	defer vm.tablesMu.Unlock()
+	cls := vm.stack[vm.sp-1].AsRef() // after the lock: waiting may have moved it
+	vm.ensureLayout(vm.classOf(cls), cls)
+}
+
 // unloadClass is the heap's OnClassUnload hook: the class object with
 // table index tag died and its ClassMeta was freed. The record is freed
 // and every inline cache naming the meta is cleared, since the address
@@ -392,6 +401,8 @@ func (vm *VM) setField(rec *classRec, name int32) {
 // newClass pushes a new class object for descriptor d, named by the
 // string value consts[d.nameConst].
 func (vm *VM) newClass(d *classDesc, consts []gc.Value) {
+	vm.lockTables()
+	defer vm.tablesMu.Unlock()
 	h := vm.heap
 	idx := vm.newClassRec(d)
 	methods := vm.mut.AllocSlots(vm.m.methods, d.nMethods, gc.Nil)
@@ -411,6 +422,8 @@ func (vm *VM) push(v gc.Value) {
 // inherit copies the superclass's methods (at stack[sp-2]) down into the
 // subclass (at stack[sp-1]), as clox does, and records its inline fields.
 func (vm *VM) inherit() {
+	vm.lockTables()
+	defer vm.tablesMu.Unlock()
 	h := vm.heap
 	sup := vm.stack[vm.sp-2].AsRef()
 	srec := vm.classOf(sup)
@@ -433,6 +446,8 @@ func (vm *VM) inherit() {
 
 // defineMethod adds the closure on top of the stack to the class below it.
 func (vm *VM) defineMethod(name int32) {
+	vm.lockTables()
+	defer vm.tablesMu.Unlock()
 	h := vm.heap
 	cls := vm.stack[vm.sp-2].AsRef()
 	rec := vm.classOf(cls)

@@ -92,12 +92,10 @@ func (vm *VM) lock(mu *sync.Mutex) {
 	vm.mut.LeaveSafeRegion()
 }
 
-// locked runs f holding the class-table lock.
-func (vm *VM) locked(f func() error) error {
-	vm.lock(&vm.tablesMu)
-	defer vm.tablesMu.Unlock()
-	return f()
-}
+// lockTables takes tablesMu (class records, inline-cache refills). The
+// slow paths that take it are entered from the dispatch loop only and do
+// not nest.
+func (vm *VM) lockTables() { vm.lock(&vm.tablesMu) }
 
 // entryProto is the code a thread starts in: a function of one argument,
 // fn, that calls fn with no arguments and returns its result. Its frame
@@ -122,6 +120,10 @@ func nativeSpawn(vm *VM, args []gc.Value) (gc.Value, error) {
 
 	t := &VM{
 		machine: vm.machine,
+		heap:    vm.heap,
+		m:       vm.m,
+		glob:    vm.glob,
+		protoT:  vm.protoT,
 		stack:   make([]gc.Value, initialStack),
 		frames:  make([]frame, maxFrames),
 		steps:   vm.opts.StepLimit,
@@ -142,6 +144,13 @@ func nativeSpawn(vm *VM, args []gc.Value) (gc.Value, error) {
 	h.SetRawWord(hv, threadIDWord, uint64(t.th.id))
 	go t.threadMain()
 	return gc.FromRef(hv), nil
+}
+
+// refreshViews renews the thread's views of the shared globals and
+// prototypes after compiling (only the main thread compiles, while no
+// other thread runs).
+func (vm *VM) refreshViews() {
+	vm.glob, vm.protoT = vm.globals, vm.protos
 }
 
 // arity returns the number of arguments callable v takes.
@@ -341,13 +350,14 @@ func (vm *VM) foreignSlot(up gc.Ref, f func(slot *gc.Value)) bool {
 	return true
 }
 
-// getForeignUpvalue reads open upvalue up of another thread.
-func (vm *VM) getForeignUpvalue(up gc.Ref) gc.Value {
+// pushForeignUpvalue pushes the value of open upvalue up of another
+// thread.
+func (vm *VM) pushForeignUpvalue(up gc.Ref) {
 	var v gc.Value
-	if vm.foreignSlot(up, func(s *gc.Value) { v = *s }) {
-		return v
+	if !vm.foreignSlot(up, func(s *gc.Value) { v = *s }) {
+		v = vm.heap.Load(up, upvalueValueWord)
 	}
-	return vm.heap.Load(up, upvalueValueWord)
+	vm.push(v)
 }
 
 // setForeignUpvalue writes open upvalue up of another thread.

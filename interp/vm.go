@@ -28,7 +28,8 @@ import (
 // Threads (threads.go): the loop polls for safepoints at backward jumps
 // and on entering a function, after saving its state as for an
 // allocation. Slow paths that read or change class records or refill
-// inline caches run holding tablesMu (vm.locked).
+// inline caches take tablesMu themselves, so that the loop has no
+// closures (which would keep its locals in memory).
 
 // Limits, each with its reason.
 const (
@@ -186,7 +187,7 @@ func (vm *VM) run() error {
 			case opGetGlobal:
 				g := rd32(code, ip)
 				ip += 4
-				v := vm.globals[g]
+				v := vm.glob[g]
 				if v == gc.Undefined {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
@@ -195,16 +196,16 @@ func (vm *VM) run() error {
 				sp++
 			case opDefineGlobal:
 				sp--
-				vm.globals[rd32(code, ip)] = ld(stk, sp)
+				vm.glob[rd32(code, ip)] = ld(stk, sp)
 				ip += 4
 			case opSetGlobal:
 				g := rd32(code, ip)
 				ip += 4
-				if vm.globals[g] == gc.Undefined {
+				if vm.glob[g] == gc.Undefined {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
 				}
-				vm.globals[g] = ld(stk, sp-1)
+				vm.glob[g] = ld(stk, sp-1)
 			case opGetUpvalue:
 				up := h.Load(fr.closure.AsRef(), slotsFirst+rd16(code, ip)).AsRef()
 				ip += 2
@@ -213,7 +214,9 @@ func (vm *VM) run() error {
 				} else if w == 0 {
 					st(stk, sp, h.Load(up, upvalueValueWord))
 				} else {
-					st(stk, sp, vm.getForeignUpvalue(up))
+					fr.ip, vm.sp = ip, sp
+					vm.pushForeignUpvalue(up)
+					goto reload
 				}
 				sp++
 			case opSetUpvalue:
@@ -246,7 +249,7 @@ func (vm *VM) run() error {
 					}
 				}
 				fr.ip, vm.sp = ip, sp
-				if err := vm.locked(func() error { return vm.getProperty(ic) }); err != nil {
+				if err := vm.getProperty(ic); err != nil {
 					return err
 				}
 				goto reload
@@ -267,7 +270,7 @@ func (vm *VM) run() error {
 					}
 				}
 				fr.ip, vm.sp = ip, sp
-				if err := vm.locked(func() error { return vm.getProperty(ic) }); err != nil {
+				if err := vm.getProperty(ic); err != nil {
 					return err
 				}
 				goto reload
@@ -285,7 +288,7 @@ func (vm *VM) run() error {
 					}
 				}
 				fr.ip, vm.sp = ip, sp
-				if err := vm.locked(func() error { return vm.setProperty(ic) }); err != nil {
+				if err := vm.setProperty(ic); err != nil {
 					return err
 				}
 				goto reload
@@ -293,7 +296,7 @@ func (vm *VM) run() error {
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				if err := vm.locked(func() error { return vm.getSuper(ic) }); err != nil {
+				if err := vm.getSuper(ic); err != nil {
 					return err
 				}
 				goto reload
@@ -427,14 +430,15 @@ func (vm *VM) run() error {
 			case opLoop:
 				vm.steps--
 				if vm.steps < 0 || vm.poll.Load() {
-					fr.ip, vm.sp = ip+4, sp
+					// No local may be used after the call (see run).
 					if vm.steps < 0 {
+						fr.ip, vm.sp = ip+4, sp
 						return vm.runtimeError("Step limit exceeded.")
 					}
+					fr.ip, vm.sp = rd32(code, ip), sp
 					if err := vm.safepoint(); err != nil {
 						return err
 					}
-					fr.ip = rd32(code, ip)
 					goto reload
 				}
 				ip = rd32(code, ip)
@@ -470,11 +474,8 @@ func (vm *VM) run() error {
 			slowInvoke:
 				{
 					fr.ip, vm.sp = ip, sp
-					err := vm.locked(func() (err error) {
-						callee, argc, err = vm.invoke(ic, argc)
-						return err
-					})
-					if err != nil {
+					var err error
+					if callee, argc, err = vm.invoke(ic, argc); err != nil {
 						return err
 					}
 				}
@@ -484,11 +485,8 @@ func (vm *VM) run() error {
 				argc = rd8(code, ip+4)
 				ip += 5
 				fr.ip, vm.sp = ip, sp
-				err := vm.locked(func() (err error) {
-					callee, argc, err = vm.superInvoke(ic, argc)
-					return err
-				})
-				if err != nil {
+				var err error
+				if callee, argc, err = vm.superInvoke(ic, argc); err != nil {
 					return err
 				}
 				goto reloadCall
@@ -523,31 +521,26 @@ func (vm *VM) run() error {
 				d := vm.classDescs[rd32(code, ip)]
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				consts := fr.proto.consts
-				vm.locked(func() error { vm.newClass(d, consts); return nil })
+				vm.newClass(d, fr.proto.consts)
 				goto reload
 			case opInherit:
 				fr.ip, vm.sp = ip, sp
 				if !vm.isKind(ld(stk, sp-2), kClass) {
 					return vm.runtimeError("Superclass must be a class.")
 				}
-				vm.locked(func() error { vm.inherit(); return nil })
+				vm.inherit()
 				vm.sp--
 				goto reload
 			case opMethod:
 				name := int32(rd32(code, ip))
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				vm.locked(func() error { vm.defineMethod(name); return nil })
+				vm.defineMethod(name)
 				vm.sp--
 				goto reload
 			case opEndClass:
 				fr.ip, vm.sp = ip, sp
-				vm.locked(func() error {
-					cls := vm.stack[vm.sp-1].AsRef() // after the lock: waiting may have moved it
-					vm.ensureLayout(vm.classOf(cls), cls)
-					return nil
-				})
+				vm.endClass()
 				vm.sp--
 				goto reload
 
@@ -595,7 +588,7 @@ func (vm *VM) run() error {
 			r := callee.AsRef()
 			switch h.Kind(r) {
 			case kClosure:
-				np := vm.protos[h.RawWord(r, 1)>>32]
+				np := vm.protoT[h.RawWord(r, 1)>>32]
 				if argc != np.arity {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Expected %d arguments but got %d.", np.arity, argc)
@@ -701,7 +694,7 @@ func (vm *VM) makeClosure() {
 	ip := fr.ip
 	pi := u32(code, ip)
 	ip += 4
-	np := vm.protos[pi]
+	np := vm.protoT[pi]
 	r := vm.mut.AllocSlots(vm.m.closure, np.nUpvalues, gc.Nil)
 	h.SetRawWord(r, 1, uint64(np.nUpvalues)|uint64(pi)<<32)
 	vm.push(gc.FromRef(r))
@@ -735,6 +728,8 @@ func (vm *VM) makeArray(n int) {
 // getSuper replaces `this super` on top of the stack with this bound to
 // the superclass's method ic.name.
 func (vm *VM) getSuper(ic *inlineCache) error {
+	vm.lockTables()
+	defer vm.tablesMu.Unlock()
 	m, err := vm.superMethod(ic, vm.stack[vm.sp-1].AsRef())
 	if err != nil {
 		return err
@@ -754,10 +749,9 @@ func (vm *VM) instantiate(argc int) (gc.Value, int) {
 	rec := vm.classOf(vm.stack[slot].AsRef())
 	meta := rec.meta
 	if meta == 0 {
-		vm.locked(func() error {
-			meta = vm.ensureLayout(rec, vm.stack[slot].AsRef()) // after the lock: the class may have moved
-			return nil
-		})
+		vm.lockTables()
+		meta = vm.ensureLayout(rec, vm.stack[slot].AsRef()) // after the lock: the class may have moved
+		vm.tablesMu.Unlock()
 	}
 	inst := vm.mut.AllocFixed(meta, gc.Undefined)
 	init := gc.Nil
