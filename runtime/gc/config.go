@@ -34,6 +34,11 @@ type Config struct {
 	Verify         bool // -Xcheck:gc
 
 	GCThreads int
+	// AdaptiveGCThreads (-XX:+AdaptiveGCThreading, the command line's
+	// default unless -Xgcthreads is given) lets each nursery collection
+	// use fewer workers when the previous one copied little
+	// (nursery.go, nurseryWorkers).
+	AdaptiveGCThreads bool
 
 	// Evacuator parameters (-XXgc:recursive...). When MaxStackDepth is 0
 	// the whole group takes its defaults; InsideCopyDistance 0 is
@@ -119,6 +124,8 @@ func DefaultConfig() Config {
 		TenureAge:       DefaultTenureAge,
 		LargeObjectSize: DefaultLargeObjectSize,
 		GCThreads:       min(runtime.NumCPU(), 64),
+
+		AdaptiveGCThreads: true,
 
 		MaxStackDepth:      DefaultMaxStackDepth,
 		MaxInsideCopySize:  DefaultMaxInsideCopySize,

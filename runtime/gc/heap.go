@@ -82,6 +82,8 @@ type Heap struct {
 	tenureWhitelists []whitelist
 	markStack        []Ref
 
+	lastNurseryCopied uint64 // bytes the last nursery collection copied (adaptive threading)
+
 	start         time.Time
 	stressCount   int
 	allocsToCheck atomic.Int64 // stress: allocations left until the next forced collection

@@ -43,7 +43,8 @@ func (h *Heap) collectNursery(cause Cause) {
 	start := time.Now()
 
 	h.survTop = h.survLo
-	n := h.cfg.GCThreads
+	n := h.nurseryWorkers()
+	st.Threads = n
 	h.ctl = newController(h, n)
 	defer func() { h.ctl = nil }()
 	workers := make([]*worker, n)
@@ -121,10 +122,31 @@ func (h *Heap) collectNursery(cause Cause) {
 		st.CPUPct = 100 * (busy - float64(stall)) / busy
 	}
 	st.workers = workerReport(workers)
+	h.lastNurseryCopied = total.copiedBytes
 	h.endCollection(st, pause, &total, inside)
 	if h.cfg.Verify {
 		h.verify(st.GC, "after nursery collection")
 	}
+}
+
+// adaptiveBytesPerWorker is the copying that, under adaptive threading,
+// earns a nursery collection one more worker. Starting a worker costs a
+// thread wake-up and the termination handshake, about 0.1-0.15 ms on a
+// small VM, which is what one worker copies in that time; a second worker
+// pays off only well above that (two workers already tie with one at
+// about 1 MB, BENCHMARKS.md, issue 5).
+const adaptiveBytesPerWorker = 1 << 20
+
+// nurseryWorkers returns the number of workers for a nursery collection:
+// GCThreads, or with adaptive threading one per adaptiveBytesPerWorker
+// the previous nursery collection copied (at least one, at most
+// GCThreads; the first collection uses them all).
+func (h *Heap) nurseryWorkers() int {
+	n := h.cfg.GCThreads
+	if h.cfg.AdaptiveGCThreads && h.stats.nurseryCount > 1 {
+		n = min(n, 1+int(h.lastNurseryCopied/adaptiveBytesPerWorker))
+	}
+	return n
 }
 
 // promotionSlack is the tenure a nursery collection needs beyond the

@@ -149,7 +149,14 @@ var options = []option{
 		def: func(d gc.Config) string {
 			return fmt.Sprintf("number of CPUs, at most 64: %d", d.GCThreads)
 		},
-		num: func(s *settings, n int) { s.cfg.GCThreads = n }},
+		num: func(s *settings, n int) { s.cfg.GCThreads, s.cfg.AdaptiveGCThreads = n, false }},
+	{name: "-XX:+AdaptiveGCThreading", kind: kindFlag, xopt: true,
+		help: "each nursery collection uses one GC thread per MB the previous one copied, up to the GC thread count",
+		def:  func(d gc.Config) string { return "on, unless -Xgcthreads is given" },
+		flag: func(s *settings) { s.cfg.AdaptiveGCThreads = true }},
+	{name: "-XX:-AdaptiveGCThreading", kind: kindFlag, xopt: true,
+		help: "every nursery collection uses all GC threads",
+		flag: func(s *settings) { s.cfg.AdaptiveGCThreads = false }},
 
 	// Evacuator parameters (EVACUATOR.md §5).
 	{name: "-XXgc:recursiveMaximumStackDepth=", kind: kindInt, meta: "<n>", lo: 1, xopt: true,
