@@ -2,8 +2,8 @@
 // and remembered set, the nursery collectors, the global collector,
 // verification and GC statistics. Nothing here knows the Lox language; the
 // interpreter describes its objects with ClassMeta records and reaches the
-// heap only through the accessors in access.go and the allocators in
-// alloc.go.
+// heap only through the accessors in access.go and the allocators of its
+// mutator threads (mutator.go).
 //
 // # Heap layout
 //
@@ -19,11 +19,22 @@
 // allocated directly in tenure. ClassMeta records live below 4 GB (see
 // runtime/mem) so that a header can hold one in 32 bits.
 //
+// # Mutator threads
+//
+// Each mutator thread allocates through its own Mutator: a TLAB bump
+// (inlined into the allocators), HotSpot's adaptive TLAB sizing and slow
+// path (tlab.go, tlabstats.go), and CAS on the shared allocate-space top
+// for refills and allocations outside TLABs (alloc.go). Collections stop
+// the world (safepoint.go): the collecting thread holds the heap lock and
+// waits until every other mutator has parked at a poll or is in a safe
+// region.
+//
 // # Barrier and remembered set
 //
 // Every store of a value into a heap object goes through Heap.Store. When a
 // tenured object comes to hold a nursery reference, the barrier sets its
-// remembered bit and appends it to the remembered set, whose objects are
+// remembered bit (by CAS, so that racing barriers append it once) and
+// appends it to the remembered set, whose objects are
 // roots of the next nursery collection. A collection prunes the set to the
 // objects that still refer into the nursery. An object's ClassMeta may name
 // a class object (ClassMeta.ClassObject); that reference is treated like a
@@ -31,7 +42,7 @@
 //
 // # Nursery collection
 //
-// Stop the world (one mutator), then copy everything reachable in the
+// Stop the world, then copy everything reachable in the
 // allocate space to the survivor space, or to tenure once an object has
 // survived Config.TenureAge collections; survivor overflow goes to tenure
 // and vice versa. The steps are in nursery.go. The collectors share
@@ -64,6 +75,8 @@
 // # Callers
 //
 // interp creates one Heap per VM with New, passing itself as the
-// RootSource. A Ref must not be held across an allocation outside a root:
-// any allocation may collect and move objects.
+// RootSource, and uses the heap's main Mutator for its first thread and a
+// NewMutator for each further one. A Ref must not be held across an
+// allocation, a poll or a safe region outside a root: each may collect and
+// move objects.
 package gc
