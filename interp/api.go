@@ -144,7 +144,7 @@ func New(opts Options) (*VM, error) {
 			nameIdx:   map[string]int32{},
 		},
 		stack:  make([]gc.Value, initialStack),
-		frames: make([]frame, maxFrames),
+		frames: make([]frame, initialFrames),
 	}
 	vm.initName = vm.nameID("init")
 	if opts.Heap.Log != nil && opts.Heap.Log == opts.Stdout {

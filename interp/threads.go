@@ -125,7 +125,7 @@ func nativeSpawn(vm *VM, args []gc.Value) (gc.Value, error) {
 		glob:    vm.glob,
 		protoT:  vm.protoT,
 		stack:   make([]gc.Value, initialStack),
-		frames:  make([]frame, maxFrames),
+		frames:  make([]frame, initialFrames),
 		steps:   vm.opts.StepLimit,
 		result:  gc.Nil,
 	}

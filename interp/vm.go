@@ -40,6 +40,8 @@ const (
 	// initialStack is the value stack's starting size in values; it grows
 	// on demand as frames need it.
 	initialStack = 1 << 12
+	// initialFrames is the frame array's starting size; it grows on demand.
+	initialFrames = 1 << 6
 	// maxStack bounds the value stack (128 MB of values), so that deep
 	// recursion through functions with huge frames is a "Stack overflow."
 	// rather than the Go runtime running out of memory.
@@ -109,6 +111,18 @@ func (vm *VM) growStack(need int) bool {
 	copy(s, vm.stack)
 	vm.stack = s
 	vm.stackMu.Unlock()
+	return true
+}
+
+// growFrames doubles the frame array, up to maxFrames frames; it reports
+// false at the limit. Threads start small: most never go deep.
+func (vm *VM) growFrames() bool {
+	if len(vm.frames) >= maxFrames {
+		return false
+	}
+	f := make([]frame, min(2*len(vm.frames), maxFrames))
+	copy(f, vm.frames)
+	vm.frames = f
 	return true
 }
 
@@ -593,9 +607,12 @@ func (vm *VM) run() error {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Expected %d arguments but got %d.", np.arity, argc)
 				}
-				if vm.fp == maxFrames {
+				if vm.fp == len(vm.frames) {
 					fr.ip, vm.sp = ip, sp
-					return vm.runtimeError("Stack overflow.")
+					if !vm.growFrames() {
+						return vm.runtimeError("Stack overflow.")
+					}
+					goto reloadCall // fr points into the old frames
 				}
 				vm.steps--
 				if vm.steps < 0 {
