@@ -44,7 +44,11 @@ func (h *Heap) LogInit() {
 	h.logf("gc,init", "Heap Max Capacity: %s", sizeM(uint64(h.cfg.MaxHeap)))
 	h.logf("gc,init", "Nursery: %s (two %s semispaces), tenure age %d", sizeM(uint64(2*semi)), sizeM(uint64(semi)), h.cfg.TenureAge)
 	h.logf("gc,init", "Large Object Threshold: %dK", h.cfg.LargeObjectSize>>10)
-	h.logf("gc,init", "GC Workers: %d", h.cfg.GCThreads)
+	if h.cfg.AdaptiveGCThreads {
+		h.logf("gc,init", "GC Workers: %d (adaptive: one per MB the previous nursery collection copied)", h.cfg.GCThreads)
+	} else {
+		h.logf("gc,init", "GC Workers: %d", h.cfg.GCThreads)
+	}
 	h.logf("gc,init", "Cache Line Size: %dB", CacheLineSize)
 }
 
