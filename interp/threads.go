@@ -236,13 +236,7 @@ func nativeJoin(vm *VM, args []gc.Value) (gc.Value, error) {
 	}
 	vm.th.waitingFor = th
 	t.mu.Unlock()
-	select {
-	case <-th.done:
-	default:
-		vm.mut.EnterSafeRegion()
-		<-th.done
-		vm.mut.LeaveSafeRegion()
-	}
+	vm.awaitEnd(th)
 	t.mu.Lock()
 	vm.th.waitingFor = nil
 	t.mu.Unlock()
@@ -253,6 +247,18 @@ func nativeJoin(vm *VM, args []gc.Value) (gc.Value, error) {
 		return 0, vm.runtimeError("%s", th.err.Msg)
 	}
 	return th.result, nil
+}
+
+// awaitEnd waits for thread th to end, in a safe region if it has not:
+// collections must not wait for a blocked thread.
+func (vm *VM) awaitEnd(th *thread) {
+	select {
+	case <-th.done:
+	default:
+		vm.mut.EnterSafeRegion()
+		<-th.done
+		vm.mut.LeaveSafeRegion()
+	}
 }
 
 // finishThreads waits for every spawned thread to end (stopping them first
@@ -270,13 +276,7 @@ func (vm *VM) finishThreads(mainFailed bool) (failed bool) {
 		if th == vm.th {
 			continue
 		}
-		select {
-		case <-th.done:
-		default:
-			vm.mut.EnterSafeRegion()
-			<-th.done
-			vm.mut.LeaveSafeRegion()
-		}
+		vm.awaitEnd(th)
 	}
 	// Every thread has ended: the next program (a REPL line) starts clean.
 	t.stopping.Store(false)
