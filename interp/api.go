@@ -92,7 +92,7 @@ type VM struct {
 
 // machine is the state the threads of a VM share. Fields written while
 // threads run are guarded: tablesMu guards the class records and the
-// inline caches' slow paths, outMu the output, threadsMu the thread table.
+// inline caches' slow paths, outMu the output, threads.mu the thread table.
 // Everything else is written only while one thread runs (compiling) or
 // with the world stopped (collection hooks).
 type machine struct {
@@ -239,18 +239,13 @@ func (vm *VM) runProgram(prog *lang.Program) int {
 		vm.hot.checkStale = false
 		vm.checkStaleHints()
 	}
-	vm.steps = vm.opts.StepLimit
-	if vm.steps <= 0 {
-		vm.steps = math.MaxInt64
-	}
+	vm.steps = vm.stepBudget()
 	err := vm.guard(func() error {
 		idx := vm.load(u)
 		return vm.interpret(idx)
 	})
 	if err != nil {
-		vm.lock(&vm.outMu)
-		vm.reportRuntimeError(err)
-		vm.outMu.Unlock()
+		vm.reportRuntimeError("", err)
 		vm.resetStack()
 	}
 	// The program ends when every thread has; they stop early if the
@@ -261,17 +256,29 @@ func (vm *VM) runProgram(prog *lang.Program) int {
 	return ExitOK
 }
 
-func (vm *VM) reportRuntimeError(err error) {
+// reportRuntimeError prints err's message, after prefix, and its trace,
+// holding the output lock so that threads' reports do not interleave.
+func (vm *VM) reportRuntimeError(prefix string, err error) {
+	vm.lock(&vm.outMu)
+	defer vm.outMu.Unlock()
 	vm.out.Flush()
 	var rt *RuntimeError
 	if errors.As(err, &rt) {
-		fmt.Fprintln(vm.errw, rt.Msg)
+		fmt.Fprintln(vm.errw, prefix+rt.Msg)
 		for _, l := range rt.Trace {
 			fmt.Fprintln(vm.errw, l)
 		}
 		return
 	}
-	fmt.Fprintln(vm.errw, err.Error())
+	fmt.Fprintln(vm.errw, prefix+err.Error())
+}
+
+// stepBudget is a thread's instruction budget (Options.StepLimit).
+func (m *machine) stepBudget() int64 {
+	if m.opts.StepLimit > 0 {
+		return m.opts.StepLimit
+	}
+	return math.MaxInt64
 }
 
 // resetStack drops all execution state after an error.

@@ -61,20 +61,32 @@ func (e icEntry) method() int32 { return int32(uint16(e>>48)) - 1 }
 const maxICMethod = 1<<16 - 2
 
 // fillIC refills ic for the receiver class rec, crediting the hits counted
-// for the class it named before, and returns what the name resolves to.
-func (vm *VM) fillIC(ic *inlineCache, rec *classRec) (slot int, method int32) {
+// for the class it named before, and returns the method the name resolves
+// to (-1 for none).
+func (vm *VM) fillIC(ic *inlineCache, rec *classRec) (method int32) {
 	if ic.hits != 0 {
 		vm.creditIC(ic)
 	}
-	slot, method = int(rec.slotOf[ic.name]), -1 // slot 0 when absent
+	method = -1
 	if m, ok := rec.methods[ic.name]; ok {
 		method = m
 	}
 	ic.entry = 0
 	if method <= maxICMethod {
-		ic.entry = makeICEntry(uint32(rec.meta), int32(slot), method)
+		ic.entry = makeICEntry(uint32(rec.meta), rec.slotOf[ic.name], method) // slot 0 when absent
 	}
-	return slot, method
+	return method
+}
+
+// lookup refills ic for instance r and looks its name up: the field's
+// value if r has it set, and the method of that name (-1 for none).
+func (vm *VM) lookup(ic *inlineCache, r gc.Ref) (f gc.Value, found bool, method int32) {
+	rec := vm.classes.get(vm.heap.MetaOf(r).Tag())
+	method = vm.fillIC(ic, rec)
+	if f, found = vm.getField(rec, r, ic.name); found {
+		vm.countSlowRead(ic, rec, f)
+	}
+	return f, found, method
 }
 
 // getProperty replaces the object on top of the stack with its property
@@ -82,16 +94,12 @@ func (vm *VM) fillIC(ic *inlineCache, rec *classRec) (slot int, method int32) {
 func (vm *VM) getProperty(ic *inlineCache) error {
 	vm.lockTables()
 	defer vm.tablesMu.Unlock()
-	h := vm.heap
 	v := vm.stack[vm.sp-1]
 	if !vm.isKind(v, kInstance) {
 		return vm.runtimeError("Only instances have properties.")
 	}
-	r := v.AsRef()
-	rec := vm.classes.get(h.MetaOf(r).Tag())
-	_, method := vm.fillIC(ic, rec)
-	if f, ok := vm.getField(rec, r, ic.name); ok {
-		vm.countSlowRead(ic, rec, f)
+	f, found, method := vm.lookup(ic, v.AsRef())
+	if found {
 		vm.stack[vm.sp-1] = f
 		return nil
 	}
@@ -127,17 +135,14 @@ func (vm *VM) setProperty(ic *inlineCache) error {
 func (vm *VM) invoke(ic *inlineCache, argc int) (gc.Value, int, error) {
 	vm.lockTables()
 	defer vm.tablesMu.Unlock()
-	h := vm.heap
 	slot := vm.sp - 1 - argc
 	v := vm.stack[slot]
 	if !vm.isKind(v, kInstance) {
 		return 0, 0, vm.runtimeError("Only instances have methods.")
 	}
 	r := v.AsRef()
-	rec := vm.classes.get(h.MetaOf(r).Tag())
-	_, method := vm.fillIC(ic, rec)
-	if f, ok := vm.getField(rec, r, ic.name); ok {
-		vm.countSlowRead(ic, rec, f)
+	f, found, method := vm.lookup(ic, r)
+	if found {
 		vm.stack[slot] = f
 		return f, argc, nil
 	}

@@ -3,7 +3,6 @@ package interp
 import (
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"sync/atomic"
 
@@ -126,11 +125,8 @@ func nativeSpawn(vm *VM, args []gc.Value) (gc.Value, error) {
 		protoT:  vm.protoT,
 		stack:   make([]gc.Value, initialStack),
 		frames:  make([]frame, initialFrames),
-		steps:   vm.opts.StepLimit,
+		steps:   vm.stepBudget(),
 		result:  gc.Nil,
-	}
-	if t.steps <= 0 {
-		t.steps = math.MaxInt64
 	}
 	t.stack[0], t.stack[1], t.sp = gc.FromRef(r), fn, 2
 	t.frames[0] = frame{closure: gc.FromRef(r), proto: vm.protos[vm.entryIdx]}
@@ -186,13 +182,7 @@ func (vm *VM) threadMain() {
 			rt = &RuntimeError{Msg: err.Error()}
 		}
 		vm.closeUpvalues(0) // other threads' closures may still use them
-		vm.lock(&vm.outMu)
-		vm.out.Flush()
-		fmt.Fprintf(vm.errw, "Thread %d: %s\n", vm.th.id, rt.Msg)
-		for _, l := range rt.Trace {
-			fmt.Fprintln(vm.errw, l)
-		}
-		vm.outMu.Unlock()
+		vm.reportRuntimeError(fmt.Sprintf("Thread %d: ", vm.th.id), rt)
 	}
 	vm.threads.mu.Lock()
 	th := vm.th
