@@ -51,39 +51,31 @@ func (m *Mutator) allocateSlow(size uintptr) Ref {
 		if off, ok := m.allocateInNursery(size); ok {
 			return Ref(off >> 3)
 		}
+		if attempt == 2 {
+			// A nursery and a global collection did not make room: only
+			// a request larger than the allocate space may still fit, in
+			// tenure; otherwise live data fills tenure and the nursery.
+			if size > h.allocHi-h.allocLo {
+				return m.allocateTenured(size)
+			}
+			panic(&OutOfMemoryError{Msg: "Java heap space"})
+		}
 		// The allocate space is exhausted: collect, unless another thread
 		// did so since we looked.
 		epoch := h.epoch.Load()
-		m.lockHeap()
-		if h.epoch.Load() == epoch {
-			m.stopTheWorld()
-			func() {
-				// Deferred in this order so that the world restarts
-				// before the heap lock is dropped: stopped is true only
-				// under the lock (safepoint.go). The other order let the
-				// next lock holder start a stop that this startTheWorld
-				// then cancelled, and collect while mutators ran.
-				defer m.unlockHeap()
-				defer m.startTheWorld()
-				switch attempt {
-				case 0:
-					h.collectNursery(CauseAllocationFailure)
-				case 1:
-					h.collectGlobal(CauseAllocationFailure)
-				default:
-					if size <= h.allocHi-h.allocLo {
-						// Live data fills tenure and the nursery.
-						panic(&OutOfMemoryError{Msg: "Java heap space"})
-					}
-				}
-			}()
-			attempt++
-			if attempt > 2 {
-				return m.allocateTenured(size)
+		m.withHeapLock(func() {
+			if h.epoch.Load() != epoch {
+				return
 			}
-			continue
-		}
-		m.unlockHeap()
+			m.stopped(func() {
+				if attempt == 0 {
+					h.collectNursery(CauseAllocationFailure)
+				} else {
+					h.collectGlobal(CauseAllocationFailure)
+				}
+			})
+			attempt++
+		})
 	}
 }
 
@@ -93,11 +85,7 @@ func (m *Mutator) allocateSlow(size uintptr) Ref {
 func (m *Mutator) allocateInNursery(size uintptr) (uintptr, bool) {
 	h, t, p := m.h, &m.tlab, &m.h.tlabPolicy
 	if !p.enabled {
-		off, ok := h.carve(size)
-		if ok {
-			t.allocated += size
-		}
-		return off, ok
+		return m.allocateOutside(size)
 	}
 	if t.end != 0 && t.free() > t.refillWasteLimit {
 		// Too much would be wasted: keep the TLAB, allocate outside it.
@@ -142,21 +130,17 @@ func (m *Mutator) retireTLAB() {
 // globally if tenure is full.
 func (m *Mutator) allocateTenured(size uintptr) Ref {
 	h := m.h
-	m.lockHeap()
-	defer m.unlockHeap()
-	for attempt := 0; ; attempt++ {
-		if off, ok := h.bumpTenure(size); ok {
-			return Ref(off >> 3)
+	var off uintptr
+	m.withHeapLock(func() {
+		ok := false
+		if off, ok = h.bumpTenure(size); !ok {
+			m.stopped(func() { h.collectGlobal(CauseAllocationFailure) })
+			if off, ok = h.bumpTenure(size); !ok {
+				panic(&OutOfMemoryError{Msg: "Java heap space"})
+			}
 		}
-		if attempt > 0 {
-			panic(&OutOfMemoryError{Msg: "Java heap space"})
-		}
-		m.stopTheWorld()
-		func() {
-			defer m.startTheWorld()
-			h.collectGlobal(CauseAllocationFailure)
-		}()
-	}
+	})
+	return Ref(off >> 3)
 }
 
 // bumpTenure carves size bytes at the tenure top, committing as needed.

@@ -20,12 +20,6 @@ type Mutator struct {
 	_       cpu.CacheLinePad
 }
 
-// ID returns the mutator's number (0 for the heap's main mutator).
-func (m *Mutator) ID() int { return m.id }
-
-// Heap returns the heap the mutator allocates in.
-func (m *Mutator) Heap() *Heap { return m.h }
-
 // AllocFixed allocates a LayoutFixed object: prefix words zero, every value
 // slot set to fill.
 func (m *Mutator) AllocFixed(meta Meta, fill Value) Ref {
@@ -92,15 +86,6 @@ func (m *Mutator) AllocBytes(meta Meta, n int) Ref {
 // Collect runs a full collection (the gc() native), stopping the world.
 func (m *Mutator) Collect() {
 	m.withWorldStopped(func() { m.h.collectGlobal(CauseSystemGC) })
-}
-
-// allocate returns uninitialised room for size bytes (a multiple of 8):
-// the TLAB bump is the fast path.
-func (m *Mutator) allocate(size uintptr) Ref {
-	if r, ok := m.tlab.bump(size); ok {
-		return r
-	}
-	return m.allocateSlow(size)
 }
 
 // bump allocates size bytes in the TLAB, or fails when it has no room;

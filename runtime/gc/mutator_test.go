@@ -387,6 +387,15 @@ func BenchmarkSharedTopAllocate(b *testing.B) {
 	benchmarkAllocate(b, Config{NoTLAB: true})
 }
 
+// allocate is the allocators' path without their initialisation: the
+// TLAB bump, else the slow path.
+func (m *Mutator) allocate(size uintptr) Ref {
+	if r, ok := m.tlab.bump(size); ok {
+		return r
+	}
+	return m.allocateSlow(size)
+}
+
 func benchmarkAllocate(b *testing.B, cfg Config) {
 	cfg.MaxHeap, cfg.GCThreads = 256<<20, 1
 	for _, nursery := range []uintptr{4 << 20, 64 << 20} {

@@ -177,14 +177,27 @@ func (m *Mutator) startTheWorld() {
 	sp.mu.Unlock()
 }
 
-// withWorldStopped runs f under the heap lock with every other mutator
-// parked; f may panic (OutOfMemoryError) and the world still restarts.
-func (m *Mutator) withWorldStopped(f func()) {
+// withHeapLock runs f holding the heap lock.
+func (m *Mutator) withHeapLock(f func()) {
 	m.lockHeap()
 	defer m.unlockHeap()
+	f()
+}
+
+// stopped runs f with every other mutator parked; the caller holds the
+// heap lock, so the world restarts before the lock is dropped (stopped is
+// true only under the lock). f may panic (OutOfMemoryError) and the world
+// still restarts.
+func (m *Mutator) stopped(f func()) {
 	m.stopTheWorld()
 	defer m.startTheWorld()
 	f()
+}
+
+// withWorldStopped runs f under the heap lock with every other mutator
+// parked.
+func (m *Mutator) withWorldStopped(f func()) {
+	m.withHeapLock(func() { m.stopped(f) })
 }
 
 // InterruptMutators makes every later poll report true, so that a client
