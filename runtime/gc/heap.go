@@ -34,7 +34,7 @@ type Heap struct {
 	tenureLo, tenureTop, tenureCommitted, tenureHi uintptr
 	nurseryLo, nurseryMid, nurseryHi               uintptr
 	allocLo, allocHi, allocTop                     uintptr // allocate space; allocTop: next carve (CAS by mutators)
-	survLo, survHi, survTop                        uintptr // survTop: next whitespace carve during a collection
+	survLo, survHi                                 uintptr
 
 	nurseryRef Ref // first Ref of the nursery: refs >= nurseryRef are young
 
@@ -68,7 +68,13 @@ type Heap struct {
 
 	Hooks // client callbacks into collections (hooks.go)
 
+	// GC workers read the bounds above and ctl for every object they copy;
+	// the whitespace carving state, which they write every few hundred
+	// copies, sits on cache lines of its own.
+	_          [64]byte
 	regionLock sync.Mutex // guards whitespace carving during collections
+	survTop    uintptr    // next whitespace carve in survivor space during a collection
+	_          [64]byte
 	inGC       bool
 	ctl        *controller   // the running nursery collection's workers
 	pool       []chan func() // GC worker goroutines 1..n-1 (parallel.go)

@@ -23,7 +23,8 @@ import (
 //     largest volume (try-lock only, taking at most half), and
 //   - the count of stalled workers and the condition variable they wait on.
 //
-// A worker that finds no work stalls. Releasing work signals a stalled
+// A worker that finds no work stalls: it spins for a while (stallSpin),
+// then sleeps on the condition variable. Releasing work signals a stalled
 // worker. The collection's scan phase ends when every worker is stalled and
 // no work remains anywhere; the last worker to stall sees that and wakes
 // the others. While any worker is stalled, evacuators copy outside (the
@@ -47,7 +48,11 @@ type controller struct {
 
 	mu   sync.Mutex
 	cond sync.Cond
-	done bool
+	done atomic.Bool // the scan phase is over (set under mu)
+
+	// listed counts the caches on the scan list, so that a spinning
+	// stalled scavenger can look for work without the lock.
+	listed atomic.Int32
 
 	scanList  []*copyCache // scavenger
 	evacs     []*evacuator // evacuator: the donors to steal from
@@ -75,7 +80,7 @@ func (h *Heap) runWorkers(n int, f func(id int)) {
 				if ctl.abortedBy == nil {
 					ctl.abortedBy = p
 				}
-				ctl.done = true
+				ctl.done.Store(true)
 				ctl.cond.Broadcast()
 				ctl.mu.Unlock()
 			}
@@ -114,27 +119,49 @@ func (h *Heap) stopWorkers() {
 	h.pool = nil
 }
 
+// stallSpin is how long a stalled worker polls for work before it sleeps
+// on the condition variable (HotSpot's task terminator also spins before
+// it sleeps). Waking a sleeping GC thread costs 0.1-0.2 ms on the 2-vCPU
+// machines, and now and then several ms (the idle virtual CPU must be
+// scheduled again by the host), more than most stalls last; so spinning
+// keeps wake-ups, including the one at termination, out of the pause,
+// while a worker that has nothing to do for longer stops burning its CPU.
+const stallSpin = 200 * time.Microsecond
+
 // stall waits until work may be available (true) or the scan phase is
-// over (false). found is re-checked under the controller's lock before
-// waiting, so a worker never sleeps while work it could take exists.
-func (ctl *controller) stall(w *worker, found func() bool) bool {
+// over (false). found takes work under the controller's lock; mayHaveWork
+// is its lock-free hint for spinning. found is re-checked under the lock
+// before sleeping, so a worker never sleeps while work it could take
+// exists. A stalled worker counts as waiting while it spins, so its peers
+// share work with it at once.
+func (ctl *controller) stall(w *worker, found, mayHaveWork func() bool) bool {
 	ctl.mu.Lock()
 	defer ctl.mu.Unlock()
 	for {
-		if ctl.done {
+		if ctl.done.Load() {
 			return false
 		}
 		if found() {
 			return true
 		}
 		if int(ctl.waiting.Add(1)) == ctl.n {
-			ctl.done = true
+			ctl.done.Store(true)
 			ctl.waiting.Add(-1)
 			ctl.cond.Broadcast()
 			return false
 		}
 		start := time.Now()
-		ctl.cond.Wait()
+		ctl.mu.Unlock()
+		for spins := 0; !ctl.done.Load() && !mayHaveWork(); spins++ {
+			if spins%64 == 63 && time.Since(start) > stallSpin {
+				break
+			}
+			spinPause()
+		}
+		ctl.mu.Lock()
+		if !ctl.done.Load() && !mayHaveWork() {
+			ctl.cond.Wait()
+		}
 		w.stallTime += time.Since(start)
 		w.stalls++
 		ctl.waiting.Add(-1)
@@ -159,6 +186,7 @@ func (h *Heap) pushScan(c *copyCache) {
 	ctl.mu.Lock()
 	c.listed = true
 	ctl.scanList = append(ctl.scanList, c)
+	ctl.listed.Add(1)
 	if ctl.waiting.Load() > 0 {
 		ctl.cond.Signal()
 	}
@@ -171,6 +199,7 @@ func (ctl *controller) popScanLocked() *copyCache {
 		c := ctl.scanList[0]
 		ctl.scanList[0] = nil
 		ctl.scanList = ctl.scanList[1:]
+		ctl.listed.Add(-1)
 		c.listed = false
 		if c.segment || c.unscanned() > 0 {
 			return c
@@ -192,7 +221,8 @@ func (h *Heap) popScan() *copyCache {
 func (w *worker) waitScan() *copyCache {
 	ctl := w.h.ctl
 	var c *copyCache
-	if !ctl.stall(w, func() bool { c = ctl.popScanLocked(); return c != nil }) {
+	found := func() bool { c = ctl.popScanLocked(); return c != nil }
+	if !ctl.stall(w, found, func() bool { return ctl.listed.Load() > 0 }) {
 		return nil
 	}
 	return c
@@ -410,7 +440,7 @@ func (e *evacuator) waitForWork() bool {
 			}
 			return false
 		}
-		if !ctl.stall(e.worker, anyWork) {
+		if !ctl.stall(e.worker, anyWork, anyWork) {
 			return false
 		}
 	}

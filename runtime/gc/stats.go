@@ -121,8 +121,8 @@ type CollectionStats struct {
 	CacheLine     int     `json:"cache_line"`
 	Remembered    int     `json:"remembered"`
 	StallUs       float64 `json:"stall_us"` // summed over workers
-	Stalls        int     `json:"stalls"`
-	TTSPUs        float64 `json:"ttsp_us"` // time to safepoint: stopping the other mutators
+	Stalls        int     `json:"stalls"`   // times a worker ran out of work (spinning or sleeping)
+	TTSPUs        float64 `json:"ttsp_us"`  // time to safepoint: stopping the other mutators
 
 	// TLAB totals of the epoch the collection ends (tlabstats.go).
 	TLABRefills    int     `json:"tlab_refills"`
