@@ -103,6 +103,9 @@ func (m *Mutator) allocateInNursery(size uintptr) (uintptr, bool) {
 		return m.allocateOutside(size)
 	}
 	t.start, t.top, t.end = off, off+size, off+n
+	if h.warmupDue(off + n) {
+		h.warmUp()
+	}
 	t.refills++
 	t.chunkBytes += n // the object's bytes count as allocated when the chunk is retired
 	t.refillWasteLimit = t.desired / p.wasteFraction

@@ -39,6 +39,11 @@ type Config struct {
 	// use fewer workers when the previous one copied little
 	// (nursery.go, nurseryWorkers).
 	AdaptiveGCThreads bool
+	// GCThreadWarmupPercent (-XX:GCThreadWarmupPercent): when the allocate
+	// space is this many percent from full, wake the GC threads the next
+	// nursery collection will use, to spin on their CPUs until it starts
+	// (parallel.go, warm-up). 0, the default, is off.
+	GCThreadWarmupPercent int
 
 	// Evacuator parameters (-XXgc:recursive...). When MaxStackDepth is 0
 	// the whole group takes its defaults; InsideCopyDistance 0 is

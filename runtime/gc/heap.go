@@ -76,8 +76,10 @@ type Heap struct {
 	survTop    uintptr    // next whitespace carve in survivor space during a collection
 	_          [64]byte
 	inGC       bool
+	warming    atomic.Bool   // the GC threads were woken for the coming collection (warm-up)
 	ctl        *controller   // the running nursery collection's workers
 	pool       []chan func() // GC worker goroutines 1..n-1 (parallel.go)
+	poolClosed atomic.Bool   // Release stopped the pool
 
 	// Global collection scratch, kept between collections.
 	tenureMap, nurseryMap liveMap
@@ -230,6 +232,8 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("recursiveWorkVolumeQuantum %d must be at least 2048", cfg.WorkVolumeQuantum)
 	case cfg.WorkVolumeQuanta < 0:
 		return fmt.Errorf("recursiveWorkVolumeQuanta %d must be at least 0", cfg.WorkVolumeQuanta)
+	case cfg.GCThreadWarmupPercent < 0 || cfg.GCThreadWarmupPercent > maxWarmupPercent:
+		return fmt.Errorf("GCThreadWarmupPercent %d out of range [0, %d]", cfg.GCThreadWarmupPercent, maxWarmupPercent)
 	case cfg.TLABWasteTargetPercent < 1 || cfg.TLABWasteTargetPercent > 100:
 		return fmt.Errorf("TLABWasteTargetPercent %d out of range [1, 100]", cfg.TLABWasteTargetPercent)
 	case cfg.TLABRefillWasteFraction < 1:

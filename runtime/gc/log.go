@@ -49,6 +49,9 @@ func (h *Heap) LogInit() {
 	} else {
 		h.logf("gc,init", "GC Workers: %d", h.cfg.GCThreads)
 	}
+	if h.cfg.GCThreadWarmupPercent > 0 {
+		h.logf("gc,init", "GC Thread Warm-up: when the allocate space is %d%% from full", h.cfg.GCThreadWarmupPercent)
+	}
 	h.logf("gc,init", "Cache Line Size: %dB", CacheLineSize)
 }
 
@@ -64,6 +67,7 @@ func sizeM(b uint64) string {
 func (h *Heap) beginCollection(typ string, cause Cause) *CollectionStats {
 	h.stats.gcCount++
 	h.epoch.Add(1)
+	h.warming.Store(false)
 	collector := string(h.cfg.Collector)
 	if typ == "global" {
 		h.stats.globalCount++

@@ -129,6 +129,7 @@ func TestMutatorsAllocateConcurrently(t *testing.T) {
 		{"noTLAB", Config{NoTLAB: true}, 30_000, 8, 8},
 		{"smallTLAB", Config{TLABInitialSize: MinTLABSize, TLABMaximumSize: 4 << 10}, 30_000, 8, 8},
 		{"stress", Config{StressInterval: 97}, 3_000, 4, 50},
+		{"warmup", Config{GCThreadWarmupPercent: 50}, 30_000, 8, 8},
 	}
 	for _, c := range cases {
 		for _, threads := range []int{1, 2} {

@@ -171,4 +171,5 @@ type heapStats struct {
 	total                              workerStats // nursery collections only
 	insideBytes                        uint64      // nursery collections: bytes counted as inside
 	classesUnloaded                    int
+	warmups                            int // collection cycles that warmed GC threads up (tests)
 }

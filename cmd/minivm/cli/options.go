@@ -157,6 +157,10 @@ var options = []option{
 	{name: "-XX:-AdaptiveGCThreading", kind: kindFlag, xopt: true,
 		help: "every nursery collection uses all GC threads",
 		flag: func(s *settings) { s.cfg.AdaptiveGCThreads = false }},
+	{name: "-XX:GCThreadWarmupPercent=", kind: kindInt, meta: "<n>", lo: 0, hi: 50, xopt: true,
+		help: "when the allocate space is n% from full, wake the GC threads to spin until the nursery collection (0 = off; costs CPU, shortens parallel pauses)",
+		def:  func(d gc.Config) string { return strconv.Itoa(d.GCThreadWarmupPercent) },
+		num:  func(s *settings, n int) { s.cfg.GCThreadWarmupPercent = n }},
 
 	// Evacuator parameters (EVACUATOR.md §5).
 	{name: "-XXgc:recursiveMaximumStackDepth=", kind: kindInt, meta: "<n>", lo: 1, xopt: true,
