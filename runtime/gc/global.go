@@ -32,6 +32,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 	h.beforeCollection()
 	h.retireTLABs()
 	st := h.beginCollection("global", cause)
+	st.Threads = 1 // marking and compaction run on the collecting thread
 	if h.cfg.Verify {
 		h.verify(st.GC, "before global collection")
 	}
