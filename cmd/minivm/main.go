@@ -5,7 +5,8 @@
 //
 // Run 'minivm -help' for the options and 'minivm -X' for the heap and GC
 // options. The command line lives in package cli so tests can run it
-// in-process.
+// in-process. default.pgo beside this file is the CPU profile 'go build'
+// optimizes the command with (benchmarks/pgo.sh regenerates it).
 package main
 
 import (
