@@ -114,9 +114,13 @@ func (m *Mutator) allocateInNursery(size uintptr) (uintptr, bool) {
 
 // allocateOutside allocates size bytes in the shared allocate space.
 func (m *Mutator) allocateOutside(size uintptr) (uintptr, bool) {
-	off, ok := m.h.carve(size)
+	h := m.h
+	off, ok := h.carve(size)
 	if ok {
 		m.tlab.allocated += size
+		if h.warmupDue(off + size) {
+			h.warmUp()
+		}
 	}
 	return off, ok
 }

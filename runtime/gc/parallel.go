@@ -193,7 +193,7 @@ func (ctl *controller) notify() {
 // dom_tree copy 12-22% faster when their threads were already spinning
 // (BENCHMARKS.md, issue 5). Warm-up buys that with CPU time: once the
 // allocate space is GCThreadWarmupPercent from full, the first TLAB refill
-// past that point sends the pool threads the next collection will use a
+// (or allocation outside a TLAB) past that point sends the pool threads the next collection will use a
 // warm-up, and they spin on their CPUs until the collection hands them
 // work (or warmupTimeout passes). Only CPUs that the running mutators leave
 // free are used, so the spinning does not take a CPU from the program.
@@ -206,7 +206,7 @@ const maxWarmupPercent = 50
 // stopped allocating).
 const warmupTimeout = 20 * time.Millisecond
 
-// warmupDue reports whether a TLAB refill that leaves top as the allocate
+// warmupDue reports whether an allocation that leaves top as the allocate
 // space's next free byte should start the warm-up.
 func (h *Heap) warmupDue(top uintptr) bool {
 	pct := uintptr(h.cfg.GCThreadWarmupPercent)

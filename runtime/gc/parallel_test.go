@@ -118,20 +118,24 @@ func TestGCThreadWarmup(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		t.Skip("warm-up needs a CPU the mutator leaves free")
 	}
-	cfg := Config{GCThreads: 2, GCThreadWarmupPercent: 50, Verify: true, TenureAge: 3}
-	cfg.MaxHeap, cfg.NurserySize = 32<<20, 1<<20
-	g := newGraphHeap(t, cfg)
-	for i := 0; i < 200_000; i++ {
-		r := g.newNode()
-		if i%16 != 0 {
-			g.roots.vals = g.roots.vals[:r] // most nodes die young
-		}
+	for _, noTLAB := range []bool{false, true} {
+		t.Run(fmt.Sprintf("noTLAB=%v", noTLAB), func(t *testing.T) {
+			cfg := Config{GCThreads: 2, GCThreadWarmupPercent: 50, Verify: true, TenureAge: 3, NoTLAB: noTLAB}
+			cfg.MaxHeap, cfg.NurserySize = 32<<20, 1<<20
+			g := newGraphHeap(t, cfg)
+			for i := 0; i < 200_000; i++ {
+				r := g.newNode()
+				if i%16 != 0 {
+					g.roots.vals = g.roots.vals[:r] // most nodes die young
+				}
+			}
+			if g.h.stats.nurseryCount < 10 {
+				t.Fatalf("only %d nursery collections", g.h.stats.nurseryCount)
+			}
+			if g.h.stats.warmups == 0 {
+				t.Fatalf("no warm-up in %d nursery collections", g.h.stats.nurseryCount)
+			}
+			t.Logf("%d nursery collections, %d warm-ups", g.h.stats.nurseryCount, g.h.stats.warmups)
+		})
 	}
-	if g.h.stats.nurseryCount < 10 {
-		t.Fatalf("only %d nursery collections", g.h.stats.nurseryCount)
-	}
-	if g.h.stats.warmups == 0 {
-		t.Fatalf("no warm-up in %d nursery collections", g.h.stats.nurseryCount)
-	}
-	t.Logf("%d nursery collections, %d warm-ups", g.h.stats.nurseryCount, g.h.stats.warmups)
 }
