@@ -190,7 +190,7 @@ func (ctl *controller) notify() {
 // ms (the kernel may queue it behind the collecting thread; the host must
 // schedule the idle virtual CPU again), and then copies slower than the
 // collecting thread for a while. On the 2-vCPU machines two GC threads on
-// dom_tree copy 12-22% faster when their threads were already spinning
+// dom_tree copy 11-22% faster when their threads were already spinning
 // (BENCHMARKS.md, issue 5). Warm-up buys that with CPU time: once the
 // allocate space is GCThreadWarmupPercent from full, the first TLAB refill
 // (or allocation outside a TLAB) past that point sends the pool threads the next collection will use a
