@@ -11,18 +11,27 @@ const (
 	CauseStress            Cause = "Stress"
 )
 
-// remember adds a tenured object to the remembered set. Mutators race to
-// set the remembered bit by CAS; the winner appends.
-func (h *Heap) remember(r Ref) {
+// setRemembered sets r's remembered bit by CAS and reports whether this
+// caller set it: mutators (barriers) and GC workers (segments of one
+// array) may race, and only the winner adds r to a remembered set.
+func (h *Heap) setRemembered(r Ref) bool {
 	p := h.word(r, 0)
 	for {
 		old := atomic.LoadUint64(p)
 		if old&hdrRemembered != 0 {
-			return
+			return false
 		}
 		if atomic.CompareAndSwapUint64(p, old, old|hdrRemembered) {
-			break
+			return true
 		}
+	}
+}
+
+// remember adds a tenured object to the remembered set; concurrent
+// mutators append under rememberMu.
+func (h *Heap) remember(r Ref) {
+	if !h.setRemembered(r) {
+		return
 	}
 	h.rememberMu.Lock()
 	h.remembered = append(h.remembered, r)

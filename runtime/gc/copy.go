@@ -242,18 +242,11 @@ func (w *worker) scanObject(r Ref, m Meta, from int, c *copyCache) (next int, yo
 }
 
 // rememberTenured adds tenured object r to the remembered set (this
-// worker's part of it). The header bit is set atomically: workers scanning
-// different segments of one array may remember it at the same time.
+// worker's part of it). Workers scanning different segments of one array
+// may remember it at the same time; setRemembered lets one win.
 func (w *worker) rememberTenured(r Ref) {
-	hp := w.h.word(r, 0)
-	for {
-		old := atomic.LoadUint64(hp)
-		if old&hdrRemembered != 0 {
-			return
-		}
-		if atomic.CompareAndSwapUint64(hp, old, old|hdrRemembered) {
-			break
-		}
+	if !w.h.setRemembered(r) {
+		return
 	}
 	w.newRemembered = append(w.newRemembered, r)
 	w.stats.remembered++
