@@ -22,7 +22,7 @@ func BenchmarkLox(b *testing.B) {
 }
 
 // BenchmarkLoxGC runs the collection-bound programs with the default heap
-// and GC options: clox's tree builders and minivm's wide DOM document.
+// and GC options: clox's tree builders and minivm's dom_tree.
 // With BenchmarkLox it is the workload of cmd/minivm/default.pgo
 // (benchmarks/pgo.sh).
 func BenchmarkLoxGC(b *testing.B) {

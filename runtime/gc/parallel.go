@@ -157,12 +157,7 @@ func (ctl *controller) stall(w *worker, found, mayHaveWork func() bool) bool {
 		}
 		start := time.Now()
 		ctl.mu.Unlock()
-		for spins := 0; !ctl.done.Load() && !mayHaveWork(); spins++ {
-			if spins%64 == 63 && time.Since(start) > stallSpin {
-				break
-			}
-			spinPause()
-		}
+		spinUntil(stallSpin, func() bool { return ctl.done.Load() || mayHaveWork() })
 		ctl.mu.Lock()
 		if !ctl.done.Load() && !mayHaveWork() {
 			ctl.cond.Wait()
@@ -193,10 +188,11 @@ func (ctl *controller) notify() {
 // dom_tree copy 11-22% faster when their threads were already spinning
 // (BENCHMARKS.md, issue 5). Warm-up buys that with CPU time: once the
 // allocate space is GCThreadWarmupPercent from full, the first TLAB refill
-// (or allocation outside a TLAB) past that point sends the pool threads the next collection will use a
-// warm-up, and they spin on their CPUs until the collection hands them
-// work (or warmupTimeout passes). Only CPUs that the running mutators leave
-// free are used, so the spinning does not take a CPU from the program.
+// (or allocation outside a TLAB) past that point sends the pool threads
+// the next collection will use a warm-up, and they spin on their CPUs
+// until the collection hands them work (or warmupTimeout passes). Only
+// CPUs that the running mutators leave free are used, so the spinning does
+// not take a CPU from the program.
 
 // maxWarmupPercent bounds -XX:GCThreadWarmupPercent: beyond it the GC
 // threads would spin for most of the program's run.
@@ -239,9 +235,15 @@ func (h *Heap) warmUp() {
 // spinUntilJob is a pool thread's warm-up: spin until a job is queued, the
 // pool is closed or warmupTimeout passes.
 func (h *Heap) spinUntilJob(jobs chan func()) {
+	spinUntil(warmupTimeout, func() bool { return len(jobs) > 0 || h.poolClosed.Load() })
+}
+
+// spinUntil spins (PAUSE) until done reports true or limit passes; the
+// clock is read every 64 spins.
+func spinUntil(limit time.Duration, done func() bool) {
 	start := time.Now()
-	for spins := 0; len(jobs) == 0 && !h.poolClosed.Load(); spins++ {
-		if spins%64 == 63 && time.Since(start) > warmupTimeout {
+	for spins := 0; !done(); spins++ {
+		if spins%64 == 63 && time.Since(start) > limit {
 			return
 		}
 		spinPause()

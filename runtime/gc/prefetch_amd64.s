@@ -1,8 +1,8 @@
 #include "textflag.h"
 
-// The two CPU hints the copying loop uses (prefetch_amd64.go). Neither touches
-// memory architecturally: a prefetch never faults, even past the end of a
-// mapping.
+// The two CPU hints the collectors use (prefetch_amd64.go): the copy
+// loop's prefetch and the spin loops' pause. Neither touches memory
+// architecturally: a prefetch never faults, even past the end of a mapping.
 
 // func prefetchWrite(addr uintptr)
 TEXT ·prefetchWrite(SB), NOSPLIT|NOFRAME, $0-8
