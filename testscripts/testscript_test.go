@@ -25,6 +25,10 @@
 //	imagefile file png|svg
 //	    file decodes as a PNG image, or parses as XML whose root is <svg>,
 //	    of non-zero size
+//	repeat file prefix piece n suffix
+//	    write prefix, n copies of piece, then suffix to file; \n and \t in
+//	    the three texts are a newline and a tab (large inputs are made
+//	    by the script rather than kept in the repository)
 //
 // Run one suite with: go test ./testscripts -run 'TestScripts/cli_errors'
 package testscripts
@@ -67,13 +71,34 @@ func TestScripts(t *testing.T) {
 			env.Setenv("EXAMPLES", examples)
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status":       cmdStatus,
-			"jsonl-keys":   cmdJSONLKeys,
-			"benchresults": cmdBenchResults,
-			"imagefile":    cmdImageFile,
-		},
+		Cmds: scriptCmds,
 	})
+}
+
+// scriptCmds are the commands scripts can use besides testscript's own.
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"status":       cmdStatus,
+	"jsonl-keys":   cmdJSONLKeys,
+	"benchresults": cmdBenchResults,
+	"imagefile":    cmdImageFile,
+	"repeat":       cmdRepeat,
+}
+
+// cmdRepeat: repeat file prefix piece n suffix
+func cmdRepeat(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 5 {
+		ts.Fatalf("usage: repeat file prefix piece n suffix")
+	}
+	n, err := strconv.Atoi(args[3])
+	if err != nil || n < 0 {
+		ts.Fatalf("repeat: bad count %q", args[3])
+	}
+	unescape := strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace
+	var b strings.Builder
+	b.WriteString(unescape(args[1]))
+	b.WriteString(strings.Repeat(unescape(args[2]), n))
+	b.WriteString(unescape(args[4]))
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o666))
 }
 
 // cmdStatus: status N command [args...]
