@@ -42,6 +42,7 @@ const (
 	ExitOK           = 0
 	ExitCompileError = 65
 	ExitRuntimeError = 70
+	ExitIOError      = 74 // program output or REPL input failed (FlushOutput)
 )
 
 // VM is one thread of a Lox virtual machine: the state every thread
@@ -180,19 +181,24 @@ func New(opts Options) (*VM, error) {
 func (vm *VM) guard(f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			oom, ok := r.(*gc.OutOfMemoryError)
-			if !ok {
+			switch e := r.(type) {
+			case *gc.OutOfMemoryError:
+				err = vm.runtimeError("%s", e.Error())
+			case *outputError:
+				err = e
+			default:
 				panic(r)
 			}
-			err = vm.runtimeError("%s", oom.Error())
 		}
 	}()
 	return f()
 }
 
 // RunScript compiles and runs a whole script and returns the exit code:
-// ExitOK, ExitCompileError (errors printed to Stderr as clox prints them) or
-// ExitRuntimeError (message and stack trace printed to Stderr).
+// ExitOK, ExitCompileError (errors printed to Stderr as clox prints them),
+// ExitRuntimeError (message and stack trace printed to Stderr) or
+// ExitIOError (a write to Stdout failed and stopped the script; nothing is
+// printed: FlushOutput returns the error).
 func (vm *VM) RunScript(src string) (code int) {
 	if vm.closed {
 		fmt.Fprintln(vm.errw, "internal error: the VM is closed")
@@ -244,13 +250,20 @@ func (vm *VM) runProgram(prog *lang.Program) int {
 		idx := vm.load(u)
 		return vm.interpret(idx)
 	})
+	var outErr *outputError
 	if err != nil {
-		vm.reportRuntimeError("", err)
+		if !errors.As(err, &outErr) {
+			vm.reportRuntimeError("", err)
+		}
 		vm.resetStack()
 	}
 	// The program ends when every thread has; they stop early if the
 	// main script failed.
-	if failed := vm.finishThreads(err != nil); err != nil || failed {
+	failed := vm.finishThreads(err != nil)
+	switch {
+	case outErr != nil:
+		return ExitIOError
+	case err != nil || failed:
 		return ExitRuntimeError
 	}
 	return ExitOK
@@ -325,7 +338,9 @@ func (vm *VM) interpret(idx int) error {
 
 // RunREPL reads declarations line by line from in, printing a "> " prompt
 // to Stdout, and runs each one; globals persist between lines. Errors are
-// reported and the REPL continues. It returns ExitOK at end of input.
+// reported and the REPL continues. It returns ExitOK at end of input, and
+// ExitIOError when reading in fails (reported on Stderr; the partial line
+// does not run) or writing Stdout does (FlushOutput returns the error).
 func (vm *VM) RunREPL(in io.Reader) int {
 	if vm.closed {
 		fmt.Fprintln(vm.errw, "internal error: the VM is closed")
@@ -334,29 +349,56 @@ func (vm *VM) RunREPL(in io.Reader) int {
 	r := bufio.NewReader(in)
 	for {
 		vm.out.WriteString("> ")
-		vm.out.Flush()
+		if vm.out.Flush() != nil {
+			return ExitIOError
+		}
 		line, err := r.ReadString('\n')
-		if line != "" {
-			vm.replLine(line)
+		if err != nil && err != io.EOF {
+			vm.out.WriteString("\n")
+			vm.out.Flush()
+			fmt.Fprintf(vm.errw, "minivm: cannot read standard input: %v\n", err)
+			return ExitIOError
+		}
+		if line != "" && vm.replLine(line) == ExitIOError {
+			return ExitIOError
 		}
 		if err != nil {
 			vm.out.WriteString("\n")
-			vm.out.Flush()
+			if vm.out.Flush() != nil {
+				return ExitIOError
+			}
 			return ExitOK
 		}
 	}
 }
 
-func (vm *VM) replLine(line string) {
-	var code int
+func (vm *VM) replLine(line string) (code int) {
 	defer vm.out.Flush()
 	defer vm.catchInternal(&code)
 	prog, errs := lang.Parse(line)
 	if len(errs) > 0 {
 		vm.reportCompileErrors(errs)
-		return
+		return ExitCompileError
 	}
-	vm.runProgram(prog)
+	return vm.runProgram(prog)
+}
+
+// outputError is a failed write to Stdout. print raises it (as a panic
+// that guard turns into this error) to stop the program at the first
+// failure instead of computing output that cannot be written.
+type outputError struct{ err error }
+
+func (e *outputError) Error() string { return "cannot write standard output: " + reason(e.err).Error() }
+
+// FlushOutput writes the program output still buffered and returns the
+// first failed write to Stdout, if any, as "cannot write standard output:
+// <reason>". Close flushes too; call FlushOutput after it to learn whether
+// all output reached Stdout.
+func (vm *VM) FlushOutput() error {
+	if err := vm.out.Flush(); err != nil {
+		return &outputError{err}
+	}
+	return nil
 }
 
 // Close flushes output and releases the heap.

@@ -94,8 +94,7 @@ func nativeStr(vm *VM, args []gc.Value) (gc.Value, error) {
 	if vm.isString(args[0]) {
 		return args[0], nil
 	}
-	vm.buf = vm.appendValue(vm.buf[:0], args[0])
-	return vm.newString(vm.buf), nil
+	return vm.strValue(args)
 }
 
 func nativeNumber(vm *VM, args []gc.Value) (gc.Value, error) {

@@ -10,8 +10,14 @@ package testscripts
 // It runs the suite once per configuration (a set of extra flags). The
 // first table always runs; stressConfigs run only with MINIVM_STRESS=1
 // (.ci/run's stress step). Set MINIVM_RELAXED_SYNTAX=1 for run_suite.py's
-// --relaxed-syntax, MINIVM_LOX_SUITE to use another suite root and
-// MINIVM_SUITE_TIMEOUT to change the per-file timeout.
+// --relaxed-syntax, MINIVM_LOX_SUITE to use another suite root,
+// MINIVM_SKIP_LOX_SUITE=1 to skip when there is no suite (without it a
+// missing suite fails) and MINIVM_SUITE_TIMEOUT to change the per-file
+// timeout.
+//
+// go test caches a passing run keyed on these variables, but it does not
+// look at files outside the module, so it replays the result after the
+// suite's files change: run with -count=1 then.
 
 import (
 	"bytes"
@@ -130,28 +136,35 @@ func TestConformance(t *testing.T) {
 
 // loxSuiteRoot finds the suite root (the directory holding test/):
 // $MINIVM_LOX_SUITE, else ../shared/lox beside the repository root (the
-// directory holding go.mod). It skips the test when there is none.
+// directory holding go.mod). A missing suite fails the test, so that a
+// checkout without it cannot pass unnoticed (go test prints nothing but
+// "ok" for a passing package, skips included); MINIVM_SKIP_LOX_SUITE=1
+// turns the failure into a skip.
 func loxSuiteRoot(t *testing.T) string {
-	if dir := os.Getenv("MINIVM_LOX_SUITE"); dir != "" {
-		return dir
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
+	root := os.Getenv("MINIVM_LOX_SUITE")
+	if root == "" {
+		dir, err := os.Getwd()
+		if err != nil {
+			t.Fatal(err)
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+				break
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				t.Fatal("no go.mod above the test directory")
+			}
+			dir = parent
 		}
-		dir = parent
+		root = filepath.Join(filepath.Dir(dir), "shared", "lox")
 	}
-	root := filepath.Join(filepath.Dir(dir), "shared", "lox")
 	if fi, err := os.Stat(filepath.Join(root, "test")); err != nil || !fi.IsDir() {
-		t.Skipf("no Lox conformance suite at %s (expected ../shared/lox/test beside the repository; set MINIVM_LOX_SUITE to its root)", root)
+		msg := fmt.Sprintf("no Lox conformance suite at %s (want ../shared/lox/test beside the repository, or MINIVM_LOX_SUITE=<suite root>)", root)
+		if os.Getenv("MINIVM_SKIP_LOX_SUITE") == "1" {
+			t.Skip(msg + "; skipped: MINIVM_SKIP_LOX_SUITE=1")
+		}
+		t.Fatal(msg + "; set MINIVM_SKIP_LOX_SUITE=1 to skip")
 	}
 	return root
 }

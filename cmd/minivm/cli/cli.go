@@ -15,7 +15,8 @@
 //	65  compile error (clox format on stderr)
 //	70  runtime error (message and stack trace on stderr), a VM that cannot
 //	    be created (e.g. the heap cannot be reserved), or an internal error
-//	74  the script cannot be read, or a GC output file cannot be written
+//	74  the script cannot be read or exceeds -XX:MaxScriptSize, or
+//	    standard output or a GC output file cannot be written
 //
 // No Go panic reaches the user: Run recovers, prints "internal error: ..."
 // and returns 70.
@@ -75,24 +76,23 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	switch inv.action {
 	case actVersion:
-		fmt.Fprintf(stdout, "minivm version %s\n", Version)
-		fmt.Fprintf(stdout, "built with %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
-		return interp.ExitOK
+		return writeInfo(stdout, stderr, func(w io.Writer) {
+			fmt.Fprintf(w, "minivm version %s\n", Version)
+			fmt.Fprintf(w, "built with %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		})
 	case actHelp:
-		writeHelp(stdout)
-		return interp.ExitOK
+		return writeInfo(stdout, stderr, writeHelp)
 	case actListX:
-		writeXHelp(stdout)
-		return interp.ExitOK
+		return writeInfo(stdout, stderr, writeXHelp)
 	}
 
 	// Read the script before creating any output file, so a mistyped
 	// script name does not truncate last run's log.
 	var src string
-	if inv.script != "" {
-		data, err := os.ReadFile(inv.script)
+	if inv.hasScript {
+		data, err := readScript(inv.script, inv.maxScriptSize)
 		if err != nil {
-			fmt.Fprintf(stderr, "minivm: cannot open script '%s': %v\n", inv.script, reason(err))
+			fmt.Fprintf(stderr, "minivm: %v\n", err)
 			return ExitIOErr
 		}
 		src = string(data)
@@ -127,10 +127,33 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return ExitSoftware
 	}
 	defer vm.Close()
-	if inv.script == "" {
-		return vm.RunREPL(stdin)
+	if inv.hasScript {
+		code = vm.RunScript(src)
+	} else {
+		code = vm.RunREPL(&lineLimiter{r: stdin, max: inv.maxScriptSize})
 	}
-	return vm.RunScript(src)
+	// Close writes the GC log's last lines; a failed write to stdout,
+	// then or earlier, is the run's failure unless another came first.
+	vm.Close()
+	if err := vm.FlushOutput(); err != nil {
+		fmt.Fprintf(stderr, "minivm: %v\n", err)
+		if code == interp.ExitOK {
+			code = ExitIOErr
+		}
+	}
+	return code
+}
+
+// writeInfo writes what an information option prints (-version, -help,
+// -X) and reports a failed write as the exit status 74.
+func writeInfo(stdout, stderr io.Writer, write func(w io.Writer)) int {
+	w := bufio.NewWriter(stdout)
+	write(w)
+	if err := w.Flush(); err != nil {
+		fmt.Fprintf(stderr, "minivm: cannot write standard output: %v\n", reason(err))
+		return ExitIOErr
+	}
+	return interp.ExitOK
 }
 
 // outputs are the files the collector writes (GC log, statistics), kept
@@ -229,7 +252,8 @@ Research subcommands ('minivm bench -h', 'minivm gcplot -h'):
       plots of -Xgc:statsFile output
 
 Exit codes: 0 ok, 64 bad usage or option, 65 compile error,
-70 runtime or internal error, 74 script cannot be read.
+70 runtime or internal error, 74 script cannot be read or output
+cannot be written.
 `)
 }
 

@@ -87,6 +87,9 @@ type settings struct {
 	log       logDest
 	statsPath string
 
+	// The most bytes a script (or one REPL line) may have.
+	maxScriptSize uintptr
+
 	// Hot-field profiler (runtime/jit_hints, issue 6).
 	hotFieldOrdering     bool
 	loadHints, saveHints string
@@ -98,13 +101,13 @@ var options = []option{
 	// Standard options (-help).
 	{name: "-help", aliases: []string{"-h", "--help", "-?"}, kind: kindFlag,
 		help: "print this help and exit",
-		flag: func(s *settings) { s.action = actHelp }},
+		flag: func(s *settings) { s.setAction(actHelp) }},
 	{name: "-version", kind: kindFlag,
 		help: "print the version and exit",
-		flag: func(s *settings) { s.action = actVersion }},
+		flag: func(s *settings) { s.setAction(actVersion) }},
 	{name: "-X", kind: kindFlag,
 		help: "list the -X options with their defaults and exit",
-		flag: func(s *settings) { s.action = actListX }},
+		flag: func(s *settings) { s.setAction(actListX) }},
 	{name: "-verbose:gc", kind: kindFlag,
 		help: "log each collection on stderr (HotSpot unified-logging lines)",
 		flag: func(s *settings) { s.log = logDest{kind: "stderr"} }},
@@ -335,6 +338,23 @@ var options = []option{
 		help: "write per-collection statistics as JSON Lines to path",
 		def:  func(gc.Config) string { return "off" },
 		text: func(s *settings, v string) error { s.statsPath = v; return nil }},
+
+	// Input.
+	{name: "-XX:MaxScriptSize=", kind: kindText, meta: "<size>", xopt: true,
+		help: "largest script, or REPL line, minivm reads (1..2g); a larger one is an error (exit 74)",
+		def:  func(gc.Config) string { return formatSize(defaultMaxScriptSize) },
+		text: sizeIn(1, 2<<30+1, func(s *settings, n uintptr) { s.maxScriptSize = n })},
+}
+
+// defaultMaxScriptSize is -XX:MaxScriptSize's default: far above any real
+// script, far below what reading /dev/zero would take.
+const defaultMaxScriptSize = 64 << 20
+
+// setAction records an action option; the first one given wins.
+func (s *settings) setAction(a action) {
+	if s.action == actRun {
+		s.action = a
+	}
 }
 
 func collectorDefault(c gc.Collector) func(gc.Config) string {
@@ -505,16 +525,18 @@ func formatSize(n uintptr) string {
 // invocation is a parsed command line.
 type invocation struct {
 	settings
-	script string   // "" for the REPL
-	args   []string // script arguments, for argv()
+	hasScript bool     // false: the REPL
+	script    string   // the script's path (may be "", which cannot be opened)
+	args      []string // script arguments, for argv()
 }
 
 // parse parses the command line: options up to the first argument that
 // does not start with '-' (or up to "--"), which is the script; the rest
-// are the script's arguments. An action option (-version, -help, -X) ends
-// parsing at once.
+// are the script's arguments. Every option is checked, and the sizes
+// against each other, whatever the action: -version after a bad option
+// is a usage error, as in Java.
 func parse(args []string) (*invocation, error) {
-	inv := &invocation{settings: settings{cfg: gc.DefaultConfig()}}
+	inv := &invocation{settings: settings{cfg: gc.DefaultConfig(), maxScriptSize: defaultMaxScriptSize}}
 	i := 0
 	for ; i < len(args); i++ {
 		arg := args[i]
@@ -532,12 +554,9 @@ func parse(args []string) (*invocation, error) {
 		if err := opt.apply(&inv.settings, arg, val); err != nil {
 			return nil, err
 		}
-		if inv.action != actRun {
-			return inv, nil
-		}
 	}
 	if i < len(args) {
-		inv.script, inv.args = args[i], args[i+1:]
+		inv.hasScript, inv.script, inv.args = true, args[i], args[i+1:]
 	}
 	return inv, inv.finish()
 }
