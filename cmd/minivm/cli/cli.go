@@ -90,12 +90,11 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	// script name does not truncate last run's log.
 	var src string
 	if inv.hasScript {
-		data, err := readScript(inv.script, inv.maxScriptSize)
-		if err != nil {
+		var err error
+		if src, err = readScript(inv.script, inv.maxScriptSize); err != nil {
 			fmt.Fprintf(stderr, "minivm: %v\n", err)
 			return ExitIOErr
 		}
-		src = string(data)
 	}
 
 	var out outputs

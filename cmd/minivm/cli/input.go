@@ -8,27 +8,49 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // readScript reads the script at path: any file that can be opened and
 // read, including a FIFO or a character device such as /dev/stdin. It
-// reads at most max+1 bytes: one more than max means the script is too
-// large.
-func readScript(path string, max uintptr) ([]byte, error) {
+// reads at most max+1 bytes (one more than max means the script is too
+// large), in chunks joined once into the string it returns, so reading
+// takes about the script's size twice at most, and a script that is too
+// large about max once.
+func readScript(path string, max uintptr) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open script '%s': %v", path, reason(err))
+		return "", fmt.Errorf("cannot open script '%s': %v", path, reason(err))
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot open script '%s': %v", path, reason(err))
+	r := io.LimitReader(f, int64(max)+1)
+	var chunks [][]byte
+	total := 0
+	for {
+		chunk := make([]byte, min(uintptr(readChunk), max+1-uintptr(total)))
+		n, err := io.ReadFull(r, chunk)
+		chunks = append(chunks, chunk[:n])
+		total += n
+		if err == io.EOF || err == io.ErrUnexpectedEOF || uintptr(total) > max {
+			break
+		}
+		if err != nil {
+			return "", fmt.Errorf("cannot open script '%s': %v", path, reason(err))
+		}
 	}
-	if uintptr(len(data)) > max {
-		return nil, fmt.Errorf("script '%s' is larger than -XX:MaxScriptSize=%s", path, formatSize(max))
+	if uintptr(total) > max {
+		return "", fmt.Errorf("script '%s' is larger than -XX:MaxScriptSize=%s", path, formatSize(max))
 	}
-	return data, nil
+	var src strings.Builder
+	src.Grow(total)
+	for _, c := range chunks {
+		src.Write(c)
+	}
+	return src.String(), nil
 }
+
+// readChunk is the unit readScript reads in.
+const readChunk = 1 << 20
 
 // lineLimiter passes the REPL's input through, failing once a line
 // exceeds max bytes (the REPL runs line by line, so a line is what it
