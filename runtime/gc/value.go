@@ -5,8 +5,10 @@ import "math"
 // Value is a NaN-boxed Lox value. A float64 is stored as its bits; every
 // other value lives in the quiet-NaN space that arithmetic never produces:
 //
-//	number     any float64 (NaN results are canonicalised by the hardware to
-//	           0x7ff8..., outside the boxed space)
+//	number     any float64 (a NaN result is the hardware's default NaN,
+//	           0xfff8... on x86-64, 0x7ff8... elsewhere, or its negation:
+//	           both lie outside the boxed space, so a NaN keeps its sign,
+//	           which print shows as "-nan" or "nan")
 //	nil/false/true/undefined  qnan | 1 / 2 / 3 / 4
 //	reference  sign | qnan | ref   (ref is the 32-bit compressed reference)
 //
