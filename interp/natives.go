@@ -105,11 +105,13 @@ func nativeNumber(vm *VM, args []gc.Value) (gc.Value, error) {
 	if !vm.isString(v) {
 		return 0, vm.runtimeError("Argument to number() must be a string.")
 	}
-	s := string(vm.heap.Bytes(v.AsRef()))
-	if !isNumberSyntax(s) {
+	// The syntax check reads the string in the heap: only a number's
+	// text is copied out for ParseFloat.
+	b := vm.heap.Bytes(v.AsRef())
+	if !isNumberSyntax(b) {
 		return gc.Nil, nil
 	}
-	f, err := strconv.ParseFloat(s, 64)
+	f, err := strconv.ParseFloat(string(b), 64)
 	if err != nil && f == 0 {
 		return gc.Nil, nil
 	}
@@ -120,7 +122,7 @@ func nativeNumber(vm *VM, args []gc.Value) (gc.Value, error) {
 // isNumberSyntax accepts an optional sign, digits with an optional
 // fraction, and an optional exponent: what a Lox number literal (or its
 // negation, or its printed form) looks like.
-func isNumberSyntax(s string) bool {
+func isNumberSyntax(s []byte) bool {
 	i := 0
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
 		i++
