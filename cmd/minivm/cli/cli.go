@@ -131,12 +131,15 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	} else {
 		code = vm.RunREPL(&lineLimiter{r: stdin, max: inv.maxScriptSize})
 	}
-	// Close writes the GC log's last lines; a failed write to stdout,
-	// then or earlier, is the run's failure unless another came first.
+	// Close writes the GC log's last lines. A failed write to stdout, then
+	// or earlier, makes the exit status 74 even after a runtime error
+	// (which may be its consequence, as when join() raises a thread's
+	// failed print): the output is lost either way. A compile error
+	// writes nothing to stdout.
 	vm.Close()
 	if err := vm.FlushOutput(); err != nil {
 		fmt.Fprintf(stderr, "minivm: %v\n", err)
-		if code == interp.ExitOK {
+		if code == interp.ExitOK || code == interp.ExitRuntimeError {
 			code = ExitIOErr
 		}
 	}

@@ -396,3 +396,17 @@ func TestREADMEOptions(t *testing.T) {
 		t.Errorf("README documents %s, which is not an option", n)
 	}
 }
+
+// An empty argument is a script name (which cannot be opened), not the
+// absence of a script (the REPL).
+func TestParseEmptyScriptName(t *testing.T) {
+	for _, args := range [][]string{{"", "a"}, {"-Xmx64m", "--", ""}} {
+		inv, err := parse(args)
+		if err != nil || !inv.hasScript || inv.script != "" {
+			t.Errorf("%q: %+v, %v", args, inv, err)
+		}
+	}
+	if inv, err := parse([]string{"-Xmx64m"}); err != nil || inv.hasScript {
+		t.Errorf("no script: %+v, %v", inv, err)
+	}
+}
