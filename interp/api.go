@@ -21,7 +21,7 @@ import (
 type Options struct {
 	Heap   gc.Config // heap sizes and collector settings (from -X options)
 	Args   []string  // script arguments, returned by argv()
-	Stdout io.Writer // program output (buffered by the VM, flushed by Close and before errors)
+	Stdout io.Writer // program output (buffered by the VM, flushed by Close and before errors; a failed write stops the program, FlushOutput reports it)
 	Stderr io.Writer // compile and runtime errors
 	// StepLimit stops a run after this many instructions with a runtime
 	// error (0 = no limit); used by fuzzing.
@@ -197,14 +197,14 @@ func (vm *VM) guard(f func() error) (err error) {
 // RunScript compiles and runs a whole script and returns the exit code:
 // ExitOK, ExitCompileError (errors printed to Stderr as clox prints them),
 // ExitRuntimeError (message and stack trace printed to Stderr) or
-// ExitIOError (a write to Stdout failed and stopped the script; nothing is
-// printed: FlushOutput returns the error).
+// ExitIOError (a write to Stdout failed, which stops the script; nothing
+// is printed: FlushOutput returns the error).
 func (vm *VM) RunScript(src string) (code int) {
 	if vm.closed {
 		fmt.Fprintln(vm.errw, "internal error: the VM is closed")
 		return ExitRuntimeError
 	}
-	defer vm.out.Flush()
+	defer vm.flushAtEnd(&code)
 	defer vm.catchInternal(&code)
 	prog, errs := lang.Parse(src)
 	if len(errs) > 0 {
@@ -213,6 +213,14 @@ func (vm *VM) RunScript(src string) (code int) {
 	}
 	vm.hot.checkStale = vm.hot.loadPath != ""
 	return vm.runProgram(prog)
+}
+
+// flushAtEnd flushes the output when a run ends: a failed write makes a
+// successful run's code ExitIOError.
+func (vm *VM) flushAtEnd(code *int) {
+	if vm.out.Flush() != nil && *code == ExitOK {
+		*code = ExitIOError
+	}
 }
 
 // catchInternal turns any Go panic into a one-line internal error: no Go
@@ -373,7 +381,7 @@ func (vm *VM) RunREPL(in io.Reader) int {
 }
 
 func (vm *VM) replLine(line string) (code int) {
-	defer vm.out.Flush()
+	defer vm.flushAtEnd(&code)
 	defer vm.catchInternal(&code)
 	prog, errs := lang.Parse(line)
 	if len(errs) > 0 {
