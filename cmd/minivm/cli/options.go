@@ -341,9 +341,9 @@ var options = []option{
 
 	// Input.
 	{name: "-XX:MaxScriptSize=", kind: kindText, meta: "<size>", xopt: true,
-		help: "largest script, or REPL line, minivm reads (1..2g); a larger one is an error (exit 74)",
+		help: "largest script, or REPL line, minivm reads (1..2g, 2g excluded); a larger one is an error (exit 74)",
 		def:  func(gc.Config) string { return formatSize(defaultMaxScriptSize) },
-		text: sizeIn(1, 2<<30+1, func(s *settings, n uintptr) { s.maxScriptSize = n })},
+		text: sizeIn(1, 2<<30, func(s *settings, n uintptr) { s.maxScriptSize = n })},
 }
 
 // defaultMaxScriptSize is -XX:MaxScriptSize's default: far above any real
