@@ -144,6 +144,7 @@ type compiler struct {
 	kind   lang.FunctionKind
 	height int // stack height relative to the frame base
 	consts map[any]int
+	spine  []lang.Expr // expressions whose first child is being compiled (expr)
 }
 
 // compile turns a resolved program into prototypes and class descriptors;
@@ -271,9 +272,25 @@ func (c *compiler) jump(op opcode, line int) int {
 	return len(c.p.code) - 4
 }
 
+// maxJumpTarget is the largest code offset a jump operand holds (u32).
+// Past it a jump would wrap, so patch and loop report an error instead.
+// It is a variable only so that a test can lower it.
+var maxJumpTarget = math.MaxUint32
+
 // patch points the jump operand at at the current end of the code.
-func (c *compiler) patch(at int) {
+func (c *compiler) patch(at, line int) {
+	if len(c.p.code) > maxJumpTarget {
+		c.errorAt(line, "Too much code to jump over.")
+	}
 	binary.LittleEndian.PutUint32(c.p.code[at:], uint32(len(c.p.code)))
+}
+
+// loop emits the backward jump to start.
+func (c *compiler) loop(start, line int) {
+	if start > maxJumpTarget {
+		c.errorAt(line, "Loop body too large.")
+	}
+	c.op32(opLoop, start, line)
 }
 
 func (c *compiler) constant(key any, v gc.Value, s string, isString bool) int {
@@ -418,20 +435,20 @@ func (c *compiler) stmt(s lang.Stmt) {
 		elseJump := c.jump(opPopJumpIfFalse, s.Line)
 		c.stmt(s.Then)
 		if s.Else == nil {
-			c.patch(elseJump)
+			c.patch(elseJump, s.Line)
 			return
 		}
 		endJump := c.jump(opJump, s.Line)
-		c.patch(elseJump)
+		c.patch(elseJump, s.Line)
 		c.stmt(s.Else)
-		c.patch(endJump)
+		c.patch(endJump, s.Line)
 	case *lang.WhileStmt:
 		start := len(c.p.code)
 		c.expr(s.Cond)
 		exit := c.jump(opPopJumpIfFalse, s.Line)
 		c.stmt(s.Body)
-		c.op32(opLoop, start, s.Line)
-		c.patch(exit)
+		c.loop(start, s.Line)
+		c.patch(exit, s.Line)
 	case *lang.ForStmt:
 		if s.Init != nil {
 			c.stmt(s.Init)
@@ -447,9 +464,9 @@ func (c *compiler) stmt(s lang.Stmt) {
 			c.expr(s.Incr)
 			c.op(opPop, s.Line)
 		}
-		c.op32(opLoop, start, s.Line)
+		c.loop(start, s.Line)
 		if exit >= 0 {
-			c.patch(exit)
+			c.patch(exit, s.Line)
 		}
 		c.endScope(s.Locals, s.Line)
 	case *lang.ReturnStmt:
@@ -552,7 +569,27 @@ func (c *compiler) class(s *lang.ClassStmt) {
 
 // ---- expressions ----
 
+// expr compiles e. It walks down the left spine (the operand, callee or
+// object compiled first) with a loop, keeping the nodes passed on c.spine,
+// then finishes them innermost first, so `1 + 1 + ...` or `a.x.x...` a
+// million long compiles without a deep Go stack. It recurses only into the
+// other children, which lang's nesting bound covers (see lang.maxDepth).
 func (c *compiler) expr(e lang.Expr) {
+	base := len(c.spine)
+	for next := c.exprFirst(e); next != nil; next = c.exprFirst(e) {
+		c.spine = append(c.spine, e)
+		e = next
+	}
+	for len(c.spine) > base {
+		top := c.spine[len(c.spine)-1]
+		c.spine = c.spine[:len(c.spine)-1]
+		c.exprRest(top)
+	}
+}
+
+// exprFirst returns the child of e that is compiled first, or compiles a
+// node without one and returns nil.
+func (c *compiler) exprFirst(e lang.Expr) lang.Expr {
 	switch e := e.(type) {
 	case *lang.LiteralExpr:
 		switch v := e.Value.(type) {
@@ -574,49 +611,38 @@ func (c *compiler) expr(e lang.Expr) {
 	case *lang.VariableExpr:
 		c.getVar(e.Name.Lexeme, e.Binding, e.Name.Line)
 	case *lang.AssignExpr:
-		c.expr(e.Value)
-		c.setVar(e.Name.Lexeme, e.Binding, endLine(e.Value))
+		return e.Value
 	case *lang.LogicalExpr:
-		c.expr(e.Left)
-		op := opJumpIfFalse
-		if e.Op.Lexeme == "or" {
-			op = opJumpIfTrue
-		}
-		end := c.jump(op, e.Op.Line)
-		c.op(opPop, e.Op.Line)
-		c.expr(e.Right)
-		c.patch(end)
+		return e.Left
 	case *lang.BinaryExpr:
-		c.binary(e)
+		return e.Left
 	case *lang.UnaryExpr:
-		c.expr(e.Right)
-		line := endLine(e.Right)
-		if e.Op.Lexeme == "-" {
-			c.op(opNegate, line)
-		} else {
-			c.op(opNot, line)
-		}
+		return e.Right
 	case *lang.GroupingExpr:
-		c.expr(e.Inner)
+		return e.Inner
 	case *lang.CallExpr:
-		c.call(e)
+		switch callee := e.Callee.(type) {
+		case *lang.GetExpr:
+			return callee.Object // then the arguments and one INVOKE
+		case *lang.SuperExpr:
+			c.superInvoke(e, callee)
+			return nil
+		}
+		return e.Callee
 	case *lang.GetExpr:
 		if v, ok := e.Object.(*lang.VariableExpr); ok && v.Binding.Kind == lang.BindLocal {
 			c.op16(opGetLocalProperty, c.slot(v.Binding.Index, v.Name.Line), e.Name.Line)
 			c.word32(c.newIC(e.Name.Lexeme))
-			return
+			return nil
 		}
 		if v, ok := e.Object.(*lang.ThisExpr); ok && v.Binding.Kind == lang.BindLocal {
 			c.op16(opGetLocalProperty, c.slot(v.Binding.Index, v.Keyword.Line), e.Name.Line)
 			c.word32(c.newIC(e.Name.Lexeme))
-			return
+			return nil
 		}
-		c.expr(e.Object)
-		c.op32(opGetProperty, c.newIC(e.Name.Lexeme), e.Name.Line)
+		return e.Object
 	case *lang.SetExpr:
-		c.expr(e.Object)
-		c.expr(e.Value)
-		c.op32(opSetProperty, c.newIC(e.Name.Lexeme), endLine(e.Value))
+		return e.Object
 	case *lang.ThisExpr:
 		c.getVar("this", e.Binding, e.Keyword.Line)
 	case *lang.SuperExpr:
@@ -630,21 +656,60 @@ func (c *compiler) expr(e lang.Expr) {
 		c.op32(opArray, len(e.Elements), e.Bracket.Line)
 		c.adjust(1 - len(e.Elements))
 	case *lang.IndexExpr:
-		c.expr(e.Object)
-		c.expr(e.Index)
-		c.op(opIndexGet, e.Bracket.Line)
+		return e.Object
 	case *lang.IndexSetExpr:
-		c.expr(e.Object)
-		c.expr(e.Index)
-		c.expr(e.Value)
-		c.op(opIndexSet, endLine(e.Value))
+		return e.Object
 	default:
 		panic(fmt.Sprintf("compiler: unknown expression %T", e))
 	}
+	return nil
 }
 
+// exprRest compiles the rest of e once the child exprFirst returned is on the
+// stack.
+func (c *compiler) exprRest(e lang.Expr) {
+	switch e := e.(type) {
+	case *lang.AssignExpr:
+		c.setVar(e.Name.Lexeme, e.Binding, endLine(e.Value))
+	case *lang.LogicalExpr:
+		op := opJumpIfFalse
+		if e.Op.Lexeme == "or" {
+			op = opJumpIfTrue
+		}
+		end := c.jump(op, e.Op.Line)
+		c.op(opPop, e.Op.Line)
+		c.expr(e.Right)
+		c.patch(end, e.Op.Line)
+	case *lang.BinaryExpr:
+		c.binary(e)
+	case *lang.UnaryExpr:
+		line := endLine(e.Right)
+		if e.Op.Lexeme == "-" {
+			c.op(opNegate, line)
+		} else {
+			c.op(opNot, line)
+		}
+	case *lang.GroupingExpr:
+	case *lang.CallExpr:
+		c.call(e)
+	case *lang.GetExpr:
+		c.op32(opGetProperty, c.newIC(e.Name.Lexeme), e.Name.Line)
+	case *lang.SetExpr:
+		c.expr(e.Value)
+		c.op32(opSetProperty, c.newIC(e.Name.Lexeme), endLine(e.Value))
+	case *lang.IndexExpr:
+		c.expr(e.Index)
+		c.op(opIndexGet, e.Bracket.Line)
+	case *lang.IndexSetExpr:
+		c.expr(e.Index)
+		c.expr(e.Value)
+		c.op(opIndexSet, endLine(e.Value))
+	}
+}
+
+// binary compiles the right operand and the operator of e, whose left
+// operand is on the stack.
 func (c *compiler) binary(e *lang.BinaryExpr) {
-	c.expr(e.Left)
 	// clox emits the operator after the right operand, so runtime errors
 	// report the line where the right operand ends.
 	line := endLine(e.Right)
@@ -694,81 +759,87 @@ func (c *compiler) binary(e *lang.BinaryExpr) {
 	c.op(op, line)
 }
 
+// call compiles the arguments and the call of e, whose callee (for a
+// method call, the receiver) is on the stack.
 func (c *compiler) call(e *lang.CallExpr) {
 	line := e.Paren.Line
-	argc := len(e.Args)
-	if argc > 255 {
-		c.errorAt(line, "Can't have more than 255 arguments.")
-	}
-	switch callee := e.Callee.(type) {
-	case *lang.GetExpr:
-		c.expr(callee.Object)
-		for _, a := range e.Args {
-			c.expr(a)
-		}
-		c.op32(opInvoke, c.newIC(callee.Name.Lexeme), line)
-		c.byte8(byte(argc))
-		c.adjust(-argc)
-		return
-	case *lang.SuperExpr:
-		c.getVar("this", callee.This, callee.Keyword.Line)
-		for _, a := range e.Args {
-			c.expr(a)
-		}
-		c.getVar("super", callee.Super, callee.Keyword.Line)
-		c.op32(opSuperInvoke, c.newIC(callee.Method.Lexeme), line)
-		c.byte8(byte(argc))
-		c.adjust(-argc - 1)
-		return
-	}
-	c.expr(e.Callee)
+	argc := c.argCount(e)
 	for _, a := range e.Args {
 		c.expr(a)
 	}
-	c.op(opCall, line)
+	if get, ok := e.Callee.(*lang.GetExpr); ok {
+		c.op32(opInvoke, c.newIC(get.Name.Lexeme), line)
+	} else {
+		c.op(opCall, line)
+	}
 	c.byte8(byte(argc))
 	c.adjust(-argc)
 }
 
-// endLine approximates the line of the last token of e, which is where
-// clox's single-pass compiler emits the instruction that consumes e.
-func endLine(e lang.Expr) int {
-	switch e := e.(type) {
-	case *lang.LiteralExpr:
-		return e.Line
-	case *lang.VariableExpr:
-		return e.Name.Line
-	case *lang.AssignExpr:
-		return endLine(e.Value)
-	case *lang.LogicalExpr:
-		return endLine(e.Right)
-	case *lang.BinaryExpr:
-		return endLine(e.Right)
-	case *lang.UnaryExpr:
-		return endLine(e.Right)
-	case *lang.GroupingExpr:
-		return endLine(e.Inner)
-	case *lang.CallExpr:
-		return e.Paren.Line
-	case *lang.GetExpr:
-		return e.Name.Line
-	case *lang.SetExpr:
-		return endLine(e.Value)
-	case *lang.ThisExpr:
-		return e.Keyword.Line
-	case *lang.SuperExpr:
-		return e.Method.Line
-	case *lang.ArrayExpr:
-		if n := len(e.Elements); n > 0 {
-			return endLine(e.Elements[n-1])
-		}
-		return e.Bracket.Line
-	case *lang.IndexExpr:
-		return e.Bracket.Line
-	case *lang.IndexSetExpr:
-		return endLine(e.Value)
+// superInvoke compiles `super.m(args)` as one SUPER_INVOKE.
+func (c *compiler) superInvoke(e *lang.CallExpr, callee *lang.SuperExpr) {
+	argc := c.argCount(e)
+	c.getVar("this", callee.This, callee.Keyword.Line)
+	for _, a := range e.Args {
+		c.expr(a)
 	}
-	return 0
+	c.getVar("super", callee.Super, callee.Keyword.Line)
+	c.op32(opSuperInvoke, c.newIC(callee.Method.Lexeme), e.Paren.Line)
+	c.byte8(byte(argc))
+	c.adjust(-argc - 1)
+}
+
+func (c *compiler) argCount(e *lang.CallExpr) int {
+	if len(e.Args) > 255 {
+		c.errorAt(e.Paren.Line, "Can't have more than 255 arguments.")
+	}
+	return len(e.Args)
+}
+
+// endLine approximates the line of the last token of e, which is where
+// clox's single-pass compiler emits the instruction that consumes e. It
+// follows the last operand down with a loop.
+func endLine(e lang.Expr) int {
+	for {
+		switch x := e.(type) {
+		case *lang.LiteralExpr:
+			return x.Line
+		case *lang.VariableExpr:
+			return x.Name.Line
+		case *lang.AssignExpr:
+			e = x.Value
+		case *lang.LogicalExpr:
+			e = x.Right
+		case *lang.BinaryExpr:
+			e = x.Right
+		case *lang.UnaryExpr:
+			e = x.Right
+		case *lang.GroupingExpr:
+			e = x.Inner
+		case *lang.CallExpr:
+			return x.Paren.Line
+		case *lang.GetExpr:
+			return x.Name.Line
+		case *lang.SetExpr:
+			e = x.Value
+		case *lang.ThisExpr:
+			return x.Keyword.Line
+		case *lang.SuperExpr:
+			return x.Method.Line
+		case *lang.ArrayExpr:
+			n := len(x.Elements)
+			if n == 0 {
+				return x.Bracket.Line
+			}
+			e = x.Elements[n-1]
+		case *lang.IndexExpr:
+			return x.Bracket.Line
+		case *lang.IndexSetExpr:
+			e = x.Value
+		default:
+			return 0
+		}
+	}
 }
 
 func stmtLine(s lang.Stmt) int {
@@ -827,7 +898,10 @@ func thisFields(s *lang.ClassStmt) []string {
 	return names
 }
 
-type fieldWalker struct{ add func(string) }
+type fieldWalker struct {
+	add   func(string)
+	spine []lang.Expr // expressions whose first child is being walked (expr)
+}
 
 func (w *fieldWalker) stmts(ss []lang.Stmt) {
 	for _, s := range ss {
@@ -870,43 +944,72 @@ func (w *fieldWalker) stmt(s lang.Stmt) {
 	}
 }
 
+// expr walks e like compiler.expr: down the left spine with a loop,
+// recursing only into the other children.
 func (w *fieldWalker) expr(e lang.Expr) {
+	base := len(w.spine)
+	for next := w.descend(e); next != nil; next = w.descend(e) {
+		w.spine = append(w.spine, e)
+		e = next
+	}
+	for len(w.spine) > base {
+		top := w.spine[len(w.spine)-1]
+		w.spine = w.spine[:len(w.spine)-1]
+		w.finish(top)
+	}
+}
+
+// descend records what e itself assigns and returns its first child, or
+// walks a node without one and returns nil.
+func (w *fieldWalker) descend(e lang.Expr) lang.Expr {
 	switch e := e.(type) {
-	case nil:
 	case *lang.AssignExpr:
-		w.expr(e.Value)
+		return e.Value
 	case *lang.LogicalExpr:
-		w.expr(e.Left)
-		w.expr(e.Right)
+		return e.Left
 	case *lang.BinaryExpr:
-		w.expr(e.Left)
-		w.expr(e.Right)
+		return e.Left
 	case *lang.UnaryExpr:
-		w.expr(e.Right)
+		return e.Right
 	case *lang.GroupingExpr:
-		w.expr(e.Inner)
+		return e.Inner
 	case *lang.CallExpr:
-		w.expr(e.Callee)
-		for _, a := range e.Args {
-			w.expr(a)
-		}
+		return e.Callee
 	case *lang.GetExpr:
-		w.expr(e.Object)
+		return e.Object
 	case *lang.SetExpr:
 		if _, ok := e.Object.(*lang.ThisExpr); ok {
 			w.add(e.Name.Lexeme)
 		}
-		w.expr(e.Object)
-		w.expr(e.Value)
+		return e.Object
 	case *lang.ArrayExpr:
 		for _, x := range e.Elements {
 			w.expr(x)
 		}
 	case *lang.IndexExpr:
-		w.expr(e.Object)
+		return e.Object
+	case *lang.IndexSetExpr:
+		return e.Object
+	}
+	return nil
+}
+
+// finish walks the children of e after its first.
+func (w *fieldWalker) finish(e lang.Expr) {
+	switch e := e.(type) {
+	case *lang.LogicalExpr:
+		w.expr(e.Right)
+	case *lang.BinaryExpr:
+		w.expr(e.Right)
+	case *lang.CallExpr:
+		for _, a := range e.Args {
+			w.expr(a)
+		}
+	case *lang.SetExpr:
+		w.expr(e.Value)
+	case *lang.IndexExpr:
 		w.expr(e.Index)
 	case *lang.IndexSetExpr:
-		w.expr(e.Object)
 		w.expr(e.Index)
 		w.expr(e.Value)
 	}

@@ -11,7 +11,7 @@ package lang
 // meets the references.
 //
 // The static rules are checked here too, as a second line behind the
-// checker (which reports them clox-exactly); on valid programs the resolver
+// parser (which reports them clox-exactly); on valid programs the resolver
 // finds nothing.
 
 type resolveLocal struct {
@@ -38,6 +38,7 @@ type resolver struct {
 	fn    *resolveFunc
 	class *resolveClass
 	errs  ErrorList
+	spine []Expr // expressions whose first child is being resolved (expr)
 }
 
 // resolve annotates prog in place.
@@ -138,6 +139,8 @@ func (r *resolver) findLocal(f *resolveFunc, name Token) int {
 	return -1
 }
 
+// findUpvalue recurses once per enclosing function, which the parser's
+// depth bound covers.
 func (r *resolver) findUpvalue(f *resolveFunc, name Token) int {
 	if f.enclosing == nil {
 		return -1
@@ -282,43 +285,59 @@ func (r *resolver) function(fn *Function) {
 
 // ---- expressions ----
 
+// expr resolves e in clox's order. It walks down the left spine (the
+// operand, callee or object resolved first) with a loop, keeping the nodes
+// passed on r.spine, then finishes them innermost first; it recurses only
+// into the other children, which the parser's own depth bound covers.
 func (r *resolver) expr(e Expr) {
+	base := len(r.spine)
+	for next := r.descend(e); next != nil; next = r.descend(e) {
+		r.spine = append(r.spine, e)
+		e = next
+	}
+	for len(r.spine) > base {
+		top := r.spine[len(r.spine)-1]
+		r.spine = r.spine[:len(r.spine)-1]
+		r.finish(top)
+	}
+}
+
+// descend does what comes before e's first child and returns that child,
+// or resolves a node without one and returns nil.
+func (r *resolver) descend(e Expr) Expr {
 	switch e := e.(type) {
-	case *LiteralExpr:
 	case *VariableExpr:
 		e.Binding = r.lookup(e.Name)
 	case *AssignExpr:
 		e.Binding = r.lookup(e.Name)
-		r.expr(e.Value)
+		return e.Value
 	case *LogicalExpr:
-		r.expr(e.Left)
-		r.expr(e.Right)
+		return e.Left
 	case *BinaryExpr:
-		r.expr(e.Left)
-		r.expr(e.Right)
+		return e.Left
 	case *UnaryExpr:
-		r.expr(e.Right)
+		return e.Right
 	case *GroupingExpr:
-		r.expr(e.Inner)
+		return e.Inner
 	case *CallExpr:
 		if sup, ok := e.Callee.(*SuperExpr); ok {
 			// clox resolves `this`, then the arguments, then `super`.
 			r.superExpr(sup, e.Args)
-			return
+			return nil
 		}
-		r.expr(e.Callee)
-		for _, a := range e.Args {
-			r.expr(a)
-		}
+		return e.Callee
 	case *GetExpr:
-		r.expr(e.Object)
+		return e.Object
 	case *SetExpr:
-		r.expr(e.Object)
-		r.expr(e.Value)
+		return e.Object
+	case *IndexExpr:
+		return e.Object
+	case *IndexSetExpr:
+		return e.Object
 	case *ThisExpr:
 		if r.class == nil {
 			r.error(e.Keyword, "Can't use 'this' outside of a class.")
-			return
+			return nil
 		}
 		e.Binding = r.lookup(Token{Lexeme: "this", Line: e.Keyword.Line})
 	case *SuperExpr:
@@ -327,11 +346,26 @@ func (r *resolver) expr(e Expr) {
 		for _, x := range e.Elements {
 			r.expr(x)
 		}
+	}
+	return nil
+}
+
+// finish resolves the children of e after its first.
+func (r *resolver) finish(e Expr) {
+	switch e := e.(type) {
+	case *LogicalExpr:
+		r.expr(e.Right)
+	case *BinaryExpr:
+		r.expr(e.Right)
+	case *CallExpr:
+		for _, a := range e.Args {
+			r.expr(a)
+		}
+	case *SetExpr:
+		r.expr(e.Value)
 	case *IndexExpr:
-		r.expr(e.Object)
 		r.expr(e.Index)
 	case *IndexSetExpr:
-		r.expr(e.Object)
 		r.expr(e.Index)
 		r.expr(e.Value)
 	}
