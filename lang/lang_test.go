@@ -297,6 +297,15 @@ func TestNesting(t *testing.T) {
 		{"functions", deep("fun f() {", "", "}", 5000), false},
 		{"unclosed", strings.Repeat("(", 200000), false},
 		{"long and chain is flat", "print a" + strings.Repeat(" and a", 5000) + ";", true},
+		// Chains the Pratt loop builds are as long as the input allows.
+		{"plus chain", "print 1" + strings.Repeat("+1", 200000) + ";", true},
+		{"or chain", "print a" + strings.Repeat(" or a", 200000) + ";", true},
+		{"property chain", "print a" + strings.Repeat(".x", 200000) + ";", true},
+		{"property chain assigned", "a" + strings.Repeat(".x", 200000) + " = 1;", true},
+		{"call chain", "print f" + strings.Repeat("()", 200000) + ";", true},
+		{"index chain", "print a" + strings.Repeat("[0]", 200000) + ";", true},
+		{"mixed chain", "print a" + strings.Repeat(".m(1)[2] * 3 - b", 50000) + ";", true},
+		{"statements", strings.Repeat("print 1;\n", 200000), true},
 		{"long else-if chain", strings.Repeat("if (x) print 1; else ", 400) + "print 2;", true},
 	}
 	for _, tc := range cases {
