@@ -68,6 +68,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"minivm/lang"
 	"minivm/runtime/gc"
@@ -576,6 +577,7 @@ func (c *compiler) class(s *lang.ClassStmt) {
 // other children, which lang's nesting bound covers (see lang.maxDepth).
 func (c *compiler) expr(e lang.Expr) {
 	base := len(c.spine)
+	c.spine = slices.Grow(c.spine, lang.SpineLength(e))
 	for next := c.exprFirst(e); next != nil; next = c.exprFirst(e) {
 		c.spine = append(c.spine, e)
 		e = next
@@ -948,6 +950,7 @@ func (w *fieldWalker) stmt(s lang.Stmt) {
 // recursing only into the other children.
 func (w *fieldWalker) expr(e lang.Expr) {
 	base := len(w.spine)
+	w.spine = slices.Grow(w.spine, lang.SpineLength(e))
 	for next := w.descend(e); next != nil; next = w.descend(e) {
 		w.spine = append(w.spine, e)
 		e = next

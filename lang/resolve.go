@@ -1,5 +1,7 @@
 package lang
 
+import "slices"
+
 // The resolver walks the AST in clox's compile order and records where each
 // variable lives: a slot of the current frame, an upvalue of the current
 // closure, or a global (everything declared at scope depth 0 of the
@@ -291,6 +293,7 @@ func (r *resolver) function(fn *Function) {
 // into the other children, which the parser's own depth bound covers.
 func (r *resolver) expr(e Expr) {
 	base := len(r.spine)
+	r.spine = slices.Grow(r.spine, SpineLength(e))
 	for next := r.descend(e); next != nil; next = r.descend(e) {
 		r.spine = append(r.spine, e)
 		e = next
