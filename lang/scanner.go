@@ -75,12 +75,54 @@ var singleKinds = [256]tokKind{
 	'-': tMinus, '+': tPlus, ';': tSemicolon, '/': tSlash, '*': tStar,
 }
 
-// keywords maps reserved words to their kinds.
-var keywords = map[string]tokKind{
-	"and": tAnd, "class": tClass, "else": tElse, "false": tFalse,
-	"for": tFor, "fun": tFun, "if": tIf, "nil": tNil, "or": tOr,
-	"print": tPrint, "return": tReturn, "super": tSuper, "this": tThis,
-	"true": tTrue, "var": tVar, "while": tWhile,
+// keywordKind is the kind of the word w: a reserved word's, else tIdent.
+// Like clox's identifierType it switches on the first letter and compares
+// one candidate, which is cheaper than a map lookup per identifier.
+func keywordKind(w string) tokKind {
+	k, kw := tIdent, ""
+	switch w[0] {
+	case 'a':
+		k, kw = tAnd, "and"
+	case 'c':
+		k, kw = tClass, "class"
+	case 'e':
+		k, kw = tElse, "else"
+	case 'f':
+		switch {
+		case len(w) > 1 && w[1] == 'a':
+			k, kw = tFalse, "false"
+		case len(w) > 1 && w[1] == 'o':
+			k, kw = tFor, "for"
+		default:
+			k, kw = tFun, "fun"
+		}
+	case 'i':
+		k, kw = tIf, "if"
+	case 'n':
+		k, kw = tNil, "nil"
+	case 'o':
+		k, kw = tOr, "or"
+	case 'p':
+		k, kw = tPrint, "print"
+	case 'r':
+		k, kw = tReturn, "return"
+	case 's':
+		k, kw = tSuper, "super"
+	case 't':
+		if len(w) > 1 && w[1] == 'h' {
+			k, kw = tThis, "this"
+		} else {
+			k, kw = tTrue, "true"
+		}
+	case 'v':
+		k, kw = tVar, "var"
+	case 'w':
+		k, kw = tWhile, "while"
+	}
+	if w != kw {
+		return tIdent
+	}
+	return k
 }
 
 type scanner struct {
@@ -136,11 +178,7 @@ func (s *scanner) next() token {
 			s.pos++
 		}
 		text := s.src[start:s.pos]
-		kind := tIdent
-		if k, ok := keywords[text]; ok {
-			kind = k
-		}
-		return token{kind: kind, text: text, line: s.line}
+		return token{kind: keywordKind(text), text: text, line: s.line}
 	case isDigit(c):
 		for s.pos < len(s.src) && isDigit(s.src[s.pos]) {
 			s.pos++

@@ -96,3 +96,31 @@ func TestScannerLong(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywords checks every reserved word and near misses of each.
+func TestKeywords(t *testing.T) {
+	words := map[string]tokKind{
+		"and": tAnd, "class": tClass, "else": tElse, "false": tFalse,
+		"for": tFor, "fun": tFun, "if": tIf, "nil": tNil, "or": tOr,
+		"print": tPrint, "return": tReturn, "super": tSuper, "this": tThis,
+		"true": tTrue, "var": tVar, "while": tWhile,
+	}
+	for w, k := range words {
+		if got := keywordKind(w); got != k {
+			t.Errorf("keywordKind(%q) = %d, want %d", w, got, k)
+		}
+		for _, near := range []string{w[:len(w)-1], w + "x", "x" + w, strings.ToUpper(w[:1]) + w[1:]} {
+			if _, ok := words[near]; ok {
+				continue
+			}
+			if got := keywordKind(near); got != tIdent {
+				t.Errorf("keywordKind(%q) = %d, want an identifier", near, got)
+			}
+		}
+	}
+	for _, w := range []string{"f", "t", "fa", "fo", "th", "tr", "_", "x"} {
+		if got := keywordKind(w); got != tIdent {
+			t.Errorf("keywordKind(%q) = %d, want an identifier", w, got)
+		}
+	}
+}
