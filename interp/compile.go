@@ -570,28 +570,36 @@ func (c *compiler) class(s *lang.ClassStmt) {
 
 // ---- expressions ----
 
-// expr compiles e. It walks down the left spine (the operand, callee or
-// object compiled first) with a loop, keeping the nodes passed on c.spine,
-// then finishes them innermost first, so `1 + 1 + ...` or `a.x.x...` a
-// million long compiles without a deep Go stack. It recurses only into the
-// other children, which lang's nesting bound covers (see lang.maxDepth).
-func (c *compiler) expr(e lang.Expr) {
+// expr compiles e and returns the line of its last token, which is where
+// clox's single-pass compiler emits the instruction that consumes e (so
+// runtime errors report the line where an operand ends). It walks down the
+// left spine (the operand, callee or object compiled first) with a loop,
+// keeping the nodes passed on c.spine, then finishes them innermost first,
+// so `1 + 1 + ...` or `a.x.x...` a million long compiles without a deep Go
+// stack. It recurses only into the other children, which lang's nesting
+// bound covers (see lang.maxDepth). Returning the end line, rather than
+// finding it again for each operator, keeps a chain like `- - - ... x`
+// linear.
+func (c *compiler) expr(e lang.Expr) (end int) {
 	base := len(c.spine)
 	c.spine = slices.Grow(c.spine, lang.SpineLength(e))
-	for next := c.exprFirst(e); next != nil; next = c.exprFirst(e) {
+	next, end := c.exprFirst(e)
+	for next != nil {
 		c.spine = append(c.spine, e)
 		e = next
+		next, end = c.exprFirst(e)
 	}
 	for len(c.spine) > base {
 		top := c.spine[len(c.spine)-1]
 		c.spine = c.spine[:len(c.spine)-1]
-		c.exprRest(top)
+		end = c.exprRest(top, end)
 	}
+	return end
 }
 
 // exprFirst returns the child of e that is compiled first, or compiles a
-// node without one and returns nil.
-func (c *compiler) exprFirst(e lang.Expr) lang.Expr {
+// node without one and returns nil and its end line.
+func (c *compiler) exprFirst(e lang.Expr) (first lang.Expr, end int) {
 	switch e := e.(type) {
 	case *lang.LiteralExpr:
 		switch v := e.Value.(type) {
@@ -610,111 +618,122 @@ func (c *compiler) exprFirst(e lang.Expr) lang.Expr {
 		default:
 			panic(fmt.Sprintf("compiler: literal of type %T", v))
 		}
+		return nil, e.Line
 	case *lang.VariableExpr:
 		c.getVar(e.Name.Lexeme, e.Binding, e.Name.Line)
+		return nil, e.Name.Line
 	case *lang.AssignExpr:
-		return e.Value
+		return e.Value, 0
 	case *lang.LogicalExpr:
-		return e.Left
+		return e.Left, 0
 	case *lang.BinaryExpr:
-		return e.Left
+		return e.Left, 0
 	case *lang.UnaryExpr:
-		return e.Right
+		return e.Right, 0
 	case *lang.GroupingExpr:
-		return e.Inner
+		return e.Inner, 0
 	case *lang.CallExpr:
 		switch callee := e.Callee.(type) {
 		case *lang.GetExpr:
-			return callee.Object // then the arguments and one INVOKE
+			return callee.Object, 0 // then the arguments and one INVOKE
 		case *lang.SuperExpr:
 			c.superInvoke(e, callee)
-			return nil
+			return nil, e.Paren.Line
 		}
-		return e.Callee
+		return e.Callee, 0
 	case *lang.GetExpr:
 		if v, ok := e.Object.(*lang.VariableExpr); ok && v.Binding.Kind == lang.BindLocal {
 			c.op16(opGetLocalProperty, c.slot(v.Binding.Index, v.Name.Line), e.Name.Line)
 			c.word32(c.newIC(e.Name.Lexeme))
-			return nil
+			return nil, e.Name.Line
 		}
 		if v, ok := e.Object.(*lang.ThisExpr); ok && v.Binding.Kind == lang.BindLocal {
 			c.op16(opGetLocalProperty, c.slot(v.Binding.Index, v.Keyword.Line), e.Name.Line)
 			c.word32(c.newIC(e.Name.Lexeme))
-			return nil
+			return nil, e.Name.Line
 		}
-		return e.Object
+		return e.Object, 0
 	case *lang.SetExpr:
-		return e.Object
+		return e.Object, 0
 	case *lang.ThisExpr:
 		c.getVar("this", e.Binding, e.Keyword.Line)
+		return nil, e.Keyword.Line
 	case *lang.SuperExpr:
 		c.getVar("this", e.This, e.Keyword.Line)
 		c.getVar("super", e.Super, e.Keyword.Line)
 		c.op32(opGetSuper, c.newIC(e.Method.Lexeme), e.Method.Line)
+		return nil, e.Method.Line
 	case *lang.ArrayExpr:
+		end := e.Bracket.Line
 		for _, x := range e.Elements {
-			c.expr(x)
+			end = c.expr(x)
 		}
 		c.op32(opArray, len(e.Elements), e.Bracket.Line)
 		c.adjust(1 - len(e.Elements))
+		return nil, end
 	case *lang.IndexExpr:
-		return e.Object
+		return e.Object, 0
 	case *lang.IndexSetExpr:
-		return e.Object
-	default:
-		panic(fmt.Sprintf("compiler: unknown expression %T", e))
+		return e.Object, 0
 	}
-	return nil
+	panic(fmt.Sprintf("compiler: unknown expression %T", e))
 }
 
-// exprRest compiles the rest of e once the child exprFirst returned is on the
-// stack.
-func (c *compiler) exprRest(e lang.Expr) {
+// exprRest compiles the rest of e once the child exprFirst returned is on
+// the stack; firstEnd is that child's end line. It returns e's end line.
+func (c *compiler) exprRest(e lang.Expr, firstEnd int) (end int) {
 	switch e := e.(type) {
 	case *lang.AssignExpr:
-		c.setVar(e.Name.Lexeme, e.Binding, endLine(e.Value))
+		c.setVar(e.Name.Lexeme, e.Binding, firstEnd)
+		return firstEnd
 	case *lang.LogicalExpr:
 		op := opJumpIfFalse
 		if e.Op.Lexeme == "or" {
 			op = opJumpIfTrue
 		}
-		end := c.jump(op, e.Op.Line)
+		jump := c.jump(op, e.Op.Line)
 		c.op(opPop, e.Op.Line)
-		c.expr(e.Right)
-		c.patch(end, e.Op.Line)
+		end = c.expr(e.Right)
+		c.patch(jump, e.Op.Line)
+		return end
 	case *lang.BinaryExpr:
-		c.binary(e)
+		return c.binary(e)
 	case *lang.UnaryExpr:
-		line := endLine(e.Right)
 		if e.Op.Lexeme == "-" {
-			c.op(opNegate, line)
+			c.op(opNegate, firstEnd)
 		} else {
-			c.op(opNot, line)
+			c.op(opNot, firstEnd)
 		}
+		return firstEnd
 	case *lang.GroupingExpr:
+		return firstEnd
 	case *lang.CallExpr:
 		c.call(e)
+		return e.Paren.Line
 	case *lang.GetExpr:
 		c.op32(opGetProperty, c.newIC(e.Name.Lexeme), e.Name.Line)
+		return e.Name.Line
 	case *lang.SetExpr:
-		c.expr(e.Value)
-		c.op32(opSetProperty, c.newIC(e.Name.Lexeme), endLine(e.Value))
+		end = c.expr(e.Value)
+		c.op32(opSetProperty, c.newIC(e.Name.Lexeme), end)
+		return end
 	case *lang.IndexExpr:
 		c.expr(e.Index)
 		c.op(opIndexGet, e.Bracket.Line)
+		return e.Bracket.Line
 	case *lang.IndexSetExpr:
 		c.expr(e.Index)
-		c.expr(e.Value)
-		c.op(opIndexSet, endLine(e.Value))
+		end = c.expr(e.Value)
+		c.op(opIndexSet, end)
+		return end
 	}
+	panic(fmt.Sprintf("compiler: unknown expression %T", e))
 }
 
 // binary compiles the right operand and the operator of e, whose left
-// operand is on the stack.
-func (c *compiler) binary(e *lang.BinaryExpr) {
-	// clox emits the operator after the right operand, so runtime errors
-	// report the line where the right operand ends.
-	line := endLine(e.Right)
+// operand is on the stack, and returns the right operand's end line: clox
+// emits the operator there.
+func (c *compiler) binary(e *lang.BinaryExpr) int {
 	if lit, ok := e.Right.(*lang.LiteralExpr); ok {
 		if f, ok := lit.Value.(float64); ok {
 			var op opcode
@@ -727,12 +746,12 @@ func (c *compiler) binary(e *lang.BinaryExpr) {
 				op = opLessConst
 			}
 			if op != 0 {
-				c.op32(op, c.numberConst(f), line)
-				return
+				c.op32(op, c.numberConst(f), lit.Line)
+				return lit.Line
 			}
 		}
 	}
-	c.expr(e.Right)
+	line := c.expr(e.Right)
 	var op opcode
 	switch e.Op.Lexeme {
 	case "==":
@@ -759,6 +778,7 @@ func (c *compiler) binary(e *lang.BinaryExpr) {
 		panic("compiler: unknown operator " + e.Op.Lexeme)
 	}
 	c.op(op, line)
+	return line
 }
 
 // call compiles the arguments and the call of e, whose callee (for a
@@ -796,52 +816,6 @@ func (c *compiler) argCount(e *lang.CallExpr) int {
 		c.errorAt(e.Paren.Line, "Can't have more than 255 arguments.")
 	}
 	return len(e.Args)
-}
-
-// endLine approximates the line of the last token of e, which is where
-// clox's single-pass compiler emits the instruction that consumes e. It
-// follows the last operand down with a loop.
-func endLine(e lang.Expr) int {
-	for {
-		switch x := e.(type) {
-		case *lang.LiteralExpr:
-			return x.Line
-		case *lang.VariableExpr:
-			return x.Name.Line
-		case *lang.AssignExpr:
-			e = x.Value
-		case *lang.LogicalExpr:
-			e = x.Right
-		case *lang.BinaryExpr:
-			e = x.Right
-		case *lang.UnaryExpr:
-			e = x.Right
-		case *lang.GroupingExpr:
-			e = x.Inner
-		case *lang.CallExpr:
-			return x.Paren.Line
-		case *lang.GetExpr:
-			return x.Name.Line
-		case *lang.SetExpr:
-			e = x.Value
-		case *lang.ThisExpr:
-			return x.Keyword.Line
-		case *lang.SuperExpr:
-			return x.Method.Line
-		case *lang.ArrayExpr:
-			n := len(x.Elements)
-			if n == 0 {
-				return x.Bracket.Line
-			}
-			e = x.Elements[n-1]
-		case *lang.IndexExpr:
-			return x.Bracket.Line
-		case *lang.IndexSetExpr:
-			e = x.Value
-		default:
-			return 0
-		}
-	}
 }
 
 func stmtLine(s lang.Stmt) int {

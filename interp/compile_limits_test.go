@@ -31,11 +31,17 @@ func TestLongChains(t *testing.T) {
 			}
 		})
 	}
-	src := "print 1" + strings.Repeat(" +\n1", n) + " + nil;"
-	_, stderr, code := runLox(t, src, Options{Heap: testHeap})
-	want := "Operands must be two numbers or two strings.\n[line 100001] in script\n"
-	if code != ExitRuntimeError || stderr != want {
-		t.Errorf("code %d stderr %q, want %q", code, stderr, want)
+	// A runtime error reports the line where the failing operator's
+	// operand ends, however far down a chain that is.
+	for _, tc := range []struct{ src, err string }{
+		{"print 1" + strings.Repeat(" +\n1", n) + " + nil;", "Operands must be two numbers or two strings.\n[line 100001] in script\n"},
+		{"print " + strings.Repeat("-\n", 900) + "nil;", "Operand must be a number.\n[line 901] in script\n"},
+		{"var a;\n" + strings.Repeat("a =\n", 900) + "-\n(\"s\");", "Operand must be a number.\n[line 903] in script\n"},
+	} {
+		_, stderr, code := runLox(t, tc.src, Options{Heap: testHeap})
+		if code != ExitRuntimeError || stderr != tc.err {
+			t.Errorf("%.30q...: code %d stderr %q, want %q", tc.src, code, stderr, tc.err)
+		}
 	}
 }
 

@@ -43,8 +43,12 @@ import "strconv"
 //     elements), each of which the parser built with its own
 //     parsePrecedence call;
 //   - they recurse into statements and function bodies only where
-//     statement and function did;
-//   - endLine (interp/compile.go) is a loop.
+//     statement and function did, and the resolver's upvalue search once
+//     per enclosing function;
+//   - none walks a subtree twice: the compiler learns each expression's
+//     end line (where clox emits the instruction that consumes it) from
+//     compiling it, so a chain of nested unary operators or assignments
+//     costs linear time, not quadratic.
 const maxDepth = 1000
 
 // maxParams is Lox's limit on parameters and arguments (a language rule,
