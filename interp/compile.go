@@ -142,6 +142,7 @@ type unit struct {
 type compiler struct {
 	u      *unit
 	p      *proto
+	index  int // p's index among the VM's prototypes once loaded
 	kind   lang.FunctionKind
 	height int // stack height relative to the frame base
 	consts map[any]int
@@ -185,18 +186,10 @@ func lastLine(prog *lang.Program) int {
 
 func (u *unit) newCompiler(name string, kind lang.FunctionKind, arity int) *compiler {
 	p := &proto{name: name, arity: arity, isInit: kind == lang.KindInitializer, maxStack: 1 + arity}
+	// The VM-wide index p will have once the unit is loaded.
+	index := len(u.vm.protos) + len(u.protos)
 	u.protos = append(u.protos, p)
-	return &compiler{u: u, p: p, kind: kind, height: 1 + arity, consts: map[any]int{}}
-}
-
-// protoIndex is the VM-wide index p will have once the unit is loaded.
-func (u *unit) protoIndex(p *proto) int {
-	for i, q := range u.protos {
-		if q == p {
-			return len(u.vm.protos) + i
-		}
-	}
-	panic("proto not in unit")
+	return &compiler{u: u, p: p, index: index, kind: kind, height: 1 + arity, consts: map[any]int{}}
 }
 
 // stackHeadroom is added to every function's computed maximum stack
@@ -513,7 +506,7 @@ func (c *compiler) function(fn *lang.Function) {
 	}
 	fc.p.nUpvalues = len(fn.Upvalues)
 	line := fn.Name.Line
-	c.op32(opClosure, c.u.protoIndex(fc.p), line)
+	c.op32(opClosure, fc.index, line)
 	for _, uv := range fn.Upvalues {
 		if uv.IsLocal {
 			c.byte8(1)

@@ -111,17 +111,12 @@ func init() {
 	rules[tThis] = parseRule{(*parser).this, nil, precNone}
 }
 
-// checkLocal is clox's Local: depth -1 means declared, not yet initialized.
-type checkLocal struct {
-	name  string
-	depth int
-}
-
-// checkFunc is clox's Compiler, reduced to what diagnostics need.
+// checkFunc is clox's Compiler, reduced to what diagnostics need; its
+// locals are clox's Locals.
 type checkFunc struct {
 	enclosing  *checkFunc
 	kind       FunctionKind
-	locals     []checkLocal
+	locals     localStack[struct{}]
 	scopeDepth int
 	arity      int
 }
@@ -161,7 +156,8 @@ func parse(src string) (prog *Program, errs ErrorList) {
 	}()
 	// clox names slot 0 "this" in every frame but plain functions', the
 	// script's included.
-	p.fn = &checkFunc{kind: KindScript, locals: []checkLocal{{name: "this", depth: 0}}}
+	p.fn = &checkFunc{kind: KindScript}
+	p.fn.locals.push("this", 0, struct{}{})
 	p.advance()
 	for !p.match(tEOF) {
 		prog.Stmts = append(prog.Stmts, p.declaration())
@@ -232,13 +228,11 @@ func (p *parser) beginScope() { p.fn.scopeDepth++ }
 func (p *parser) endScope() {
 	f := p.fn
 	f.scopeDepth--
-	for len(f.locals) > 0 && f.locals[len(f.locals)-1].depth > f.scopeDepth {
-		f.locals = f.locals[:len(f.locals)-1]
-	}
+	f.locals.popDeeper(f.scopeDepth)
 }
 
 func (p *parser) addLocal(name string) {
-	p.fn.locals = append(p.fn.locals, checkLocal{name: name, depth: -1})
+	p.fn.locals.push(name, -1, struct{}{})
 }
 
 func (p *parser) declareVariable() {
@@ -247,14 +241,8 @@ func (p *parser) declareVariable() {
 		return
 	}
 	name := p.previous.text
-	for i := len(f.locals) - 1; i >= 0; i-- {
-		l := &f.locals[i]
-		if l.depth != -1 && l.depth < f.scopeDepth {
-			break
-		}
-		if l.name == name {
-			p.error("Already a variable with this name in this scope.")
-		}
+	if i := f.locals.find(name); i >= 0 && f.locals.inScope(i, f.scopeDepth) {
+		p.error("Already a variable with this name in this scope.")
 	}
 	p.addLocal(name)
 }
@@ -271,21 +259,17 @@ func (p *parser) markInitialized() {
 	if f.scopeDepth == 0 {
 		return
 	}
-	f.locals[len(f.locals)-1].depth = f.scopeDepth
+	f.locals.last().depth = f.scopeDepth
 }
 
 func (p *parser) defineVariable() { p.markInitialized() }
 
 func (p *parser) resolveLocal(f *checkFunc, name string) int {
-	for i := len(f.locals) - 1; i >= 0; i-- {
-		if f.locals[i].name == name {
-			if f.locals[i].depth == -1 {
-				p.error("Can't read local variable in its own initializer.")
-			}
-			return i
-		}
+	i := f.locals.find(name)
+	if i >= 0 && f.locals.at(i).depth == -1 {
+		p.error("Can't read local variable in its own initializer.")
 	}
-	return -1
+	return i
 }
 
 func (p *parser) resolveUpvalue(f *checkFunc, name string) bool {
@@ -486,7 +470,7 @@ func (p *parser) function(kind FunctionKind, name Token) *Function {
 	if kind != KindFunction {
 		slot0 = "this"
 	}
-	f.locals = append(f.locals, checkLocal{name: slot0, depth: 0})
+	f.locals.push(slot0, 0, struct{}{})
 	p.fn = f
 	p.beginScope()
 	p.consume(tLeftParen, "Expect '(' after function name.")

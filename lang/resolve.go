@@ -16,19 +16,14 @@ import "slices"
 // parser (which reports them clox-exactly); on valid programs the resolver
 // finds nothing.
 
-type resolveLocal struct {
-	name  string
-	depth int    // -1 while the initializer is being resolved
-	local *Local // nil for slot 0
-}
-
 type resolveFunc struct {
 	enclosing  *resolveFunc
 	kind       FunctionKind
-	locals     []resolveLocal
+	locals     localStack[*Local] // the *Local is nil for slot 0
 	scopeDepth int
 	maxSlots   int
 	upvalues   []UpvalueRef
+	upvalueIdx map[UpvalueRef]int // index of each in upvalues
 }
 
 type resolveClass struct {
@@ -59,12 +54,9 @@ func newResolveFunc(enclosing *resolveFunc, kind FunctionKind) *resolveFunc {
 	if kind == KindFunction {
 		slot0 = ""
 	}
-	return &resolveFunc{
-		enclosing: enclosing,
-		kind:      kind,
-		locals:    []resolveLocal{{name: slot0}},
-		maxSlots:  1,
-	}
+	f := &resolveFunc{enclosing: enclosing, kind: kind, maxSlots: 1}
+	f.locals.push(slot0, 0, nil)
+	return f
 }
 
 func (r *resolver) error(t Token, msg string) {
@@ -79,15 +71,10 @@ func (r *resolver) beginScope() { r.fn.scopeDepth++ }
 func (r *resolver) endScope() []*Local {
 	f := r.fn
 	f.scopeDepth--
-	n := len(f.locals)
-	for n > 0 && f.locals[n-1].depth > f.scopeDepth {
-		n--
-	}
 	var out []*Local
-	for _, l := range f.locals[n:] {
-		out = append(out, l.local)
+	for _, l := range f.locals.popDeeper(f.scopeDepth) {
+		out = append(out, l.data)
 	}
-	f.locals = f.locals[:n]
 	return out
 }
 
@@ -98,26 +85,17 @@ func (r *resolver) declare(name Token) *Local {
 	if f.scopeDepth == 0 {
 		return nil
 	}
-	for i := len(f.locals) - 1; i >= 0; i-- {
-		l := f.locals[i]
-		if l.depth != -1 && l.depth < f.scopeDepth {
-			break
-		}
-		if l.name == name.Lexeme {
-			r.error(name, "Already a variable with this name in this scope.")
-			break
-		}
+	if i := f.locals.find(name.Lexeme); i >= 0 && f.locals.inScope(i, f.scopeDepth) {
+		r.error(name, "Already a variable with this name in this scope.")
 	}
 	return r.addLocal(name)
 }
 
 func (r *resolver) addLocal(name Token) *Local {
 	f := r.fn
-	l := &Local{Name: name, Slot: len(f.locals)}
-	f.locals = append(f.locals, resolveLocal{name: name.Lexeme, depth: -1, local: l})
-	if len(f.locals) > f.maxSlots {
-		f.maxSlots = len(f.locals)
-	}
+	l := &Local{Name: name, Slot: f.locals.len()}
+	f.locals.push(name.Lexeme, -1, l)
+	f.maxSlots = max(f.maxSlots, f.locals.len())
 	return l
 }
 
@@ -126,19 +104,15 @@ func (r *resolver) markInitialized() {
 	if f.scopeDepth == 0 {
 		return
 	}
-	f.locals[len(f.locals)-1].depth = f.scopeDepth
+	f.locals.last().depth = f.scopeDepth
 }
 
 func (r *resolver) findLocal(f *resolveFunc, name Token) int {
-	for i := len(f.locals) - 1; i >= 0; i-- {
-		if f.locals[i].name == name.Lexeme {
-			if f.locals[i].depth == -1 {
-				r.error(name, "Can't read local variable in its own initializer.")
-			}
-			return i
-		}
+	i := f.locals.find(name.Lexeme)
+	if i >= 0 && f.locals.at(i).depth == -1 {
+		r.error(name, "Can't read local variable in its own initializer.")
 	}
-	return -1
+	return i
 }
 
 // findUpvalue recurses once per enclosing function, which the parser's
@@ -148,7 +122,7 @@ func (r *resolver) findUpvalue(f *resolveFunc, name Token) int {
 		return -1
 	}
 	if i := r.findLocal(f.enclosing, name); i != -1 {
-		if l := f.enclosing.locals[i].local; l != nil {
+		if l := f.enclosing.locals.at(i).data; l != nil {
 			l.Captured = true
 		}
 		return addUpvalue(f, UpvalueRef{IsLocal: true, Index: i})
@@ -159,12 +133,16 @@ func (r *resolver) findUpvalue(f *resolveFunc, name Token) int {
 	return -1
 }
 
+// addUpvalue is clox's: an upvalue captured twice is one upvalue (found
+// by map, not clox's scan, for functions with thousands).
 func addUpvalue(f *resolveFunc, u UpvalueRef) int {
-	for i, v := range f.upvalues {
-		if v == u {
-			return i
-		}
+	if i, ok := f.upvalueIdx[u]; ok {
+		return i
 	}
+	if f.upvalueIdx == nil {
+		f.upvalueIdx = map[UpvalueRef]int{}
+	}
+	f.upvalueIdx[u] = len(f.upvalues)
 	f.upvalues = append(f.upvalues, u)
 	return len(f.upvalues) - 1
 }
@@ -277,7 +255,7 @@ func (r *resolver) function(fn *Function) {
 		l := r.declare(p.Name)
 		*p = *l
 		r.markInitialized()
-		f.locals[len(f.locals)-1].local = p
+		f.locals.last().data = p
 	}
 	r.stmts(fn.Body)
 	fn.MaxSlots = f.maxSlots
