@@ -3,7 +3,6 @@ module minivm
 go 1.26.8
 
 require (
-	github.com/alecthomas/participle/v2 v2.1.4
 	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/schollz/progressbar/v3 v3.19.1

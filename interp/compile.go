@@ -68,6 +68,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 
 	"minivm/lang"
 	"minivm/runtime/gc"
@@ -141,9 +142,11 @@ type unit struct {
 type compiler struct {
 	u      *unit
 	p      *proto
+	index  int // p's index among the VM's prototypes once loaded
 	kind   lang.FunctionKind
 	height int // stack height relative to the frame base
 	consts map[any]int
+	spine  []lang.Expr // expressions whose first child is being compiled (expr)
 }
 
 // compile turns a resolved program into prototypes and class descriptors;
@@ -183,18 +186,10 @@ func lastLine(prog *lang.Program) int {
 
 func (u *unit) newCompiler(name string, kind lang.FunctionKind, arity int) *compiler {
 	p := &proto{name: name, arity: arity, isInit: kind == lang.KindInitializer, maxStack: 1 + arity}
+	// The VM-wide index p will have once the unit is loaded.
+	index := len(u.vm.protos) + len(u.protos)
 	u.protos = append(u.protos, p)
-	return &compiler{u: u, p: p, kind: kind, height: 1 + arity, consts: map[any]int{}}
-}
-
-// protoIndex is the VM-wide index p will have once the unit is loaded.
-func (u *unit) protoIndex(p *proto) int {
-	for i, q := range u.protos {
-		if q == p {
-			return len(u.vm.protos) + i
-		}
-	}
-	panic("proto not in unit")
+	return &compiler{u: u, p: p, index: index, kind: kind, height: 1 + arity, consts: map[any]int{}}
 }
 
 // stackHeadroom is added to every function's computed maximum stack
@@ -271,9 +266,25 @@ func (c *compiler) jump(op opcode, line int) int {
 	return len(c.p.code) - 4
 }
 
+// maxJumpTarget is the largest code offset a jump operand holds (u32).
+// Past it a jump would wrap, so patch and loop report an error instead.
+// It is a variable only so that a test can lower it.
+var maxJumpTarget = math.MaxUint32
+
 // patch points the jump operand at at the current end of the code.
-func (c *compiler) patch(at int) {
+func (c *compiler) patch(at, line int) {
+	if len(c.p.code) > maxJumpTarget {
+		c.errorAt(line, "Too much code to jump over.")
+	}
 	binary.LittleEndian.PutUint32(c.p.code[at:], uint32(len(c.p.code)))
+}
+
+// loop emits the backward jump to start.
+func (c *compiler) loop(start, line int) {
+	if start > maxJumpTarget {
+		c.errorAt(line, "Loop body too large.")
+	}
+	c.op32(opLoop, start, line)
 }
 
 func (c *compiler) constant(key any, v gc.Value, s string, isString bool) int {
@@ -418,20 +429,20 @@ func (c *compiler) stmt(s lang.Stmt) {
 		elseJump := c.jump(opPopJumpIfFalse, s.Line)
 		c.stmt(s.Then)
 		if s.Else == nil {
-			c.patch(elseJump)
+			c.patch(elseJump, s.Line)
 			return
 		}
 		endJump := c.jump(opJump, s.Line)
-		c.patch(elseJump)
+		c.patch(elseJump, s.Line)
 		c.stmt(s.Else)
-		c.patch(endJump)
+		c.patch(endJump, s.Line)
 	case *lang.WhileStmt:
 		start := len(c.p.code)
 		c.expr(s.Cond)
 		exit := c.jump(opPopJumpIfFalse, s.Line)
 		c.stmt(s.Body)
-		c.op32(opLoop, start, s.Line)
-		c.patch(exit)
+		c.loop(start, s.Line)
+		c.patch(exit, s.Line)
 	case *lang.ForStmt:
 		if s.Init != nil {
 			c.stmt(s.Init)
@@ -447,9 +458,9 @@ func (c *compiler) stmt(s lang.Stmt) {
 			c.expr(s.Incr)
 			c.op(opPop, s.Line)
 		}
-		c.op32(opLoop, start, s.Line)
+		c.loop(start, s.Line)
 		if exit >= 0 {
-			c.patch(exit)
+			c.patch(exit, s.Line)
 		}
 		c.endScope(s.Locals, s.Line)
 	case *lang.ReturnStmt:
@@ -495,7 +506,7 @@ func (c *compiler) function(fn *lang.Function) {
 	}
 	fc.p.nUpvalues = len(fn.Upvalues)
 	line := fn.Name.Line
-	c.op32(opClosure, c.u.protoIndex(fc.p), line)
+	c.op32(opClosure, fc.index, line)
 	for _, uv := range fn.Upvalues {
 		if uv.IsLocal {
 			c.byte8(1)
@@ -552,7 +563,36 @@ func (c *compiler) class(s *lang.ClassStmt) {
 
 // ---- expressions ----
 
-func (c *compiler) expr(e lang.Expr) {
+// expr compiles e and returns the line of its last token, which is where
+// clox's single-pass compiler emits the instruction that consumes e (so
+// runtime errors report the line where an operand ends). It walks down the
+// left spine (the operand, callee or object compiled first) with a loop,
+// keeping the nodes passed on c.spine, then finishes them innermost first,
+// so `1 + 1 + ...` or `a.x.x...` a million long compiles without a deep Go
+// stack. It recurses only into the other children, which lang's nesting
+// bound covers (see lang.maxDepth). Returning the end line, rather than
+// finding it again for each operator, keeps a chain like `- - - ... x`
+// linear.
+func (c *compiler) expr(e lang.Expr) (end int) {
+	base := len(c.spine)
+	c.spine = slices.Grow(c.spine, lang.SpineLength(e))
+	next, end := c.exprFirst(e)
+	for next != nil {
+		c.spine = append(c.spine, e)
+		e = next
+		next, end = c.exprFirst(e)
+	}
+	for len(c.spine) > base {
+		top := c.spine[len(c.spine)-1]
+		c.spine = c.spine[:len(c.spine)-1]
+		end = c.exprRest(top, end)
+	}
+	return end
+}
+
+// exprFirst returns the child of e that is compiled first, or compiles a
+// node without one and returns nil and its end line.
+func (c *compiler) exprFirst(e lang.Expr) (first lang.Expr, end int) {
 	switch e := e.(type) {
 	case *lang.LiteralExpr:
 		switch v := e.Value.(type) {
@@ -571,83 +611,122 @@ func (c *compiler) expr(e lang.Expr) {
 		default:
 			panic(fmt.Sprintf("compiler: literal of type %T", v))
 		}
+		return nil, e.Line
 	case *lang.VariableExpr:
 		c.getVar(e.Name.Lexeme, e.Binding, e.Name.Line)
+		return nil, e.Name.Line
 	case *lang.AssignExpr:
-		c.expr(e.Value)
-		c.setVar(e.Name.Lexeme, e.Binding, endLine(e.Value))
+		return e.Value, 0
 	case *lang.LogicalExpr:
-		c.expr(e.Left)
-		op := opJumpIfFalse
-		if e.Op.Lexeme == "or" {
-			op = opJumpIfTrue
-		}
-		end := c.jump(op, e.Op.Line)
-		c.op(opPop, e.Op.Line)
-		c.expr(e.Right)
-		c.patch(end)
+		return e.Left, 0
 	case *lang.BinaryExpr:
-		c.binary(e)
+		return e.Left, 0
 	case *lang.UnaryExpr:
-		c.expr(e.Right)
-		line := endLine(e.Right)
-		if e.Op.Lexeme == "-" {
-			c.op(opNegate, line)
-		} else {
-			c.op(opNot, line)
-		}
+		return e.Right, 0
 	case *lang.GroupingExpr:
-		c.expr(e.Inner)
+		return e.Inner, 0
 	case *lang.CallExpr:
-		c.call(e)
+		switch callee := e.Callee.(type) {
+		case *lang.GetExpr:
+			return callee.Object, 0 // then the arguments and one INVOKE
+		case *lang.SuperExpr:
+			c.superInvoke(e, callee)
+			return nil, e.Paren.Line
+		}
+		return e.Callee, 0
 	case *lang.GetExpr:
 		if v, ok := e.Object.(*lang.VariableExpr); ok && v.Binding.Kind == lang.BindLocal {
 			c.op16(opGetLocalProperty, c.slot(v.Binding.Index, v.Name.Line), e.Name.Line)
 			c.word32(c.newIC(e.Name.Lexeme))
-			return
+			return nil, e.Name.Line
 		}
 		if v, ok := e.Object.(*lang.ThisExpr); ok && v.Binding.Kind == lang.BindLocal {
 			c.op16(opGetLocalProperty, c.slot(v.Binding.Index, v.Keyword.Line), e.Name.Line)
 			c.word32(c.newIC(e.Name.Lexeme))
-			return
+			return nil, e.Name.Line
 		}
-		c.expr(e.Object)
-		c.op32(opGetProperty, c.newIC(e.Name.Lexeme), e.Name.Line)
+		return e.Object, 0
 	case *lang.SetExpr:
-		c.expr(e.Object)
-		c.expr(e.Value)
-		c.op32(opSetProperty, c.newIC(e.Name.Lexeme), endLine(e.Value))
+		return e.Object, 0
 	case *lang.ThisExpr:
 		c.getVar("this", e.Binding, e.Keyword.Line)
+		return nil, e.Keyword.Line
 	case *lang.SuperExpr:
 		c.getVar("this", e.This, e.Keyword.Line)
 		c.getVar("super", e.Super, e.Keyword.Line)
 		c.op32(opGetSuper, c.newIC(e.Method.Lexeme), e.Method.Line)
+		return nil, e.Method.Line
 	case *lang.ArrayExpr:
+		end := e.Bracket.Line
 		for _, x := range e.Elements {
-			c.expr(x)
+			end = c.expr(x)
 		}
 		c.op32(opArray, len(e.Elements), e.Bracket.Line)
 		c.adjust(1 - len(e.Elements))
+		return nil, end
 	case *lang.IndexExpr:
-		c.expr(e.Object)
-		c.expr(e.Index)
-		c.op(opIndexGet, e.Bracket.Line)
+		return e.Object, 0
 	case *lang.IndexSetExpr:
-		c.expr(e.Object)
-		c.expr(e.Index)
-		c.expr(e.Value)
-		c.op(opIndexSet, endLine(e.Value))
-	default:
-		panic(fmt.Sprintf("compiler: unknown expression %T", e))
+		return e.Object, 0
 	}
+	panic(fmt.Sprintf("compiler: unknown expression %T", e))
 }
 
-func (c *compiler) binary(e *lang.BinaryExpr) {
-	c.expr(e.Left)
-	// clox emits the operator after the right operand, so runtime errors
-	// report the line where the right operand ends.
-	line := endLine(e.Right)
+// exprRest compiles the rest of e once the child exprFirst returned is on
+// the stack; firstEnd is that child's end line. It returns e's end line.
+func (c *compiler) exprRest(e lang.Expr, firstEnd int) (end int) {
+	switch e := e.(type) {
+	case *lang.AssignExpr:
+		c.setVar(e.Name.Lexeme, e.Binding, firstEnd)
+		return firstEnd
+	case *lang.LogicalExpr:
+		op := opJumpIfFalse
+		if e.Op.Lexeme == "or" {
+			op = opJumpIfTrue
+		}
+		jump := c.jump(op, e.Op.Line)
+		c.op(opPop, e.Op.Line)
+		end = c.expr(e.Right)
+		c.patch(jump, e.Op.Line)
+		return end
+	case *lang.BinaryExpr:
+		return c.binary(e)
+	case *lang.UnaryExpr:
+		if e.Op.Lexeme == "-" {
+			c.op(opNegate, firstEnd)
+		} else {
+			c.op(opNot, firstEnd)
+		}
+		return firstEnd
+	case *lang.GroupingExpr:
+		return firstEnd
+	case *lang.CallExpr:
+		c.call(e)
+		return e.Paren.Line
+	case *lang.GetExpr:
+		c.op32(opGetProperty, c.newIC(e.Name.Lexeme), e.Name.Line)
+		return e.Name.Line
+	case *lang.SetExpr:
+		end = c.expr(e.Value)
+		c.op32(opSetProperty, c.newIC(e.Name.Lexeme), end)
+		return end
+	case *lang.IndexExpr:
+		c.expr(e.Index)
+		c.op(opIndexGet, e.Bracket.Line)
+		return e.Bracket.Line
+	case *lang.IndexSetExpr:
+		c.expr(e.Index)
+		end = c.expr(e.Value)
+		c.op(opIndexSet, end)
+		return end
+	}
+	panic(fmt.Sprintf("compiler: unknown expression %T", e))
+}
+
+// binary compiles the right operand and the operator of e, whose left
+// operand is on the stack, and returns the right operand's end line: clox
+// emits the operator there.
+func (c *compiler) binary(e *lang.BinaryExpr) int {
 	if lit, ok := e.Right.(*lang.LiteralExpr); ok {
 		if f, ok := lit.Value.(float64); ok {
 			var op opcode
@@ -660,12 +739,12 @@ func (c *compiler) binary(e *lang.BinaryExpr) {
 				op = opLessConst
 			}
 			if op != 0 {
-				c.op32(op, c.numberConst(f), line)
-				return
+				c.op32(op, c.numberConst(f), lit.Line)
+				return lit.Line
 			}
 		}
 	}
-	c.expr(e.Right)
+	line := c.expr(e.Right)
 	var op opcode
 	switch e.Op.Lexeme {
 	case "==":
@@ -692,83 +771,44 @@ func (c *compiler) binary(e *lang.BinaryExpr) {
 		panic("compiler: unknown operator " + e.Op.Lexeme)
 	}
 	c.op(op, line)
+	return line
 }
 
+// call compiles the arguments and the call of e, whose callee (for a
+// method call, the receiver) is on the stack.
 func (c *compiler) call(e *lang.CallExpr) {
 	line := e.Paren.Line
-	argc := len(e.Args)
-	if argc > 255 {
-		c.errorAt(line, "Can't have more than 255 arguments.")
-	}
-	switch callee := e.Callee.(type) {
-	case *lang.GetExpr:
-		c.expr(callee.Object)
-		for _, a := range e.Args {
-			c.expr(a)
-		}
-		c.op32(opInvoke, c.newIC(callee.Name.Lexeme), line)
-		c.byte8(byte(argc))
-		c.adjust(-argc)
-		return
-	case *lang.SuperExpr:
-		c.getVar("this", callee.This, callee.Keyword.Line)
-		for _, a := range e.Args {
-			c.expr(a)
-		}
-		c.getVar("super", callee.Super, callee.Keyword.Line)
-		c.op32(opSuperInvoke, c.newIC(callee.Method.Lexeme), line)
-		c.byte8(byte(argc))
-		c.adjust(-argc - 1)
-		return
-	}
-	c.expr(e.Callee)
+	argc := c.argCount(e)
 	for _, a := range e.Args {
 		c.expr(a)
 	}
-	c.op(opCall, line)
+	if get, ok := e.Callee.(*lang.GetExpr); ok {
+		c.op32(opInvoke, c.newIC(get.Name.Lexeme), line)
+	} else {
+		c.op(opCall, line)
+	}
 	c.byte8(byte(argc))
 	c.adjust(-argc)
 }
 
-// endLine approximates the line of the last token of e, which is where
-// clox's single-pass compiler emits the instruction that consumes e.
-func endLine(e lang.Expr) int {
-	switch e := e.(type) {
-	case *lang.LiteralExpr:
-		return e.Line
-	case *lang.VariableExpr:
-		return e.Name.Line
-	case *lang.AssignExpr:
-		return endLine(e.Value)
-	case *lang.LogicalExpr:
-		return endLine(e.Right)
-	case *lang.BinaryExpr:
-		return endLine(e.Right)
-	case *lang.UnaryExpr:
-		return endLine(e.Right)
-	case *lang.GroupingExpr:
-		return endLine(e.Inner)
-	case *lang.CallExpr:
-		return e.Paren.Line
-	case *lang.GetExpr:
-		return e.Name.Line
-	case *lang.SetExpr:
-		return endLine(e.Value)
-	case *lang.ThisExpr:
-		return e.Keyword.Line
-	case *lang.SuperExpr:
-		return e.Method.Line
-	case *lang.ArrayExpr:
-		if n := len(e.Elements); n > 0 {
-			return endLine(e.Elements[n-1])
-		}
-		return e.Bracket.Line
-	case *lang.IndexExpr:
-		return e.Bracket.Line
-	case *lang.IndexSetExpr:
-		return endLine(e.Value)
+// superInvoke compiles `super.m(args)` as one SUPER_INVOKE.
+func (c *compiler) superInvoke(e *lang.CallExpr, callee *lang.SuperExpr) {
+	argc := c.argCount(e)
+	c.getVar("this", callee.This, callee.Keyword.Line)
+	for _, a := range e.Args {
+		c.expr(a)
 	}
-	return 0
+	c.getVar("super", callee.Super, callee.Keyword.Line)
+	c.op32(opSuperInvoke, c.newIC(callee.Method.Lexeme), e.Paren.Line)
+	c.byte8(byte(argc))
+	c.adjust(-argc - 1)
+}
+
+func (c *compiler) argCount(e *lang.CallExpr) int {
+	if len(e.Args) > 255 {
+		c.errorAt(e.Paren.Line, "Can't have more than 255 arguments.")
+	}
+	return len(e.Args)
 }
 
 func stmtLine(s lang.Stmt) int {
@@ -827,7 +867,10 @@ func thisFields(s *lang.ClassStmt) []string {
 	return names
 }
 
-type fieldWalker struct{ add func(string) }
+type fieldWalker struct {
+	add   func(string)
+	spine []lang.Expr // expressions whose first child is being walked (expr)
+}
 
 func (w *fieldWalker) stmts(ss []lang.Stmt) {
 	for _, s := range ss {
@@ -870,43 +913,73 @@ func (w *fieldWalker) stmt(s lang.Stmt) {
 	}
 }
 
+// expr walks e like compiler.expr: down the left spine with a loop,
+// recursing only into the other children.
 func (w *fieldWalker) expr(e lang.Expr) {
+	base := len(w.spine)
+	w.spine = slices.Grow(w.spine, lang.SpineLength(e))
+	for next := w.descend(e); next != nil; next = w.descend(e) {
+		w.spine = append(w.spine, e)
+		e = next
+	}
+	for len(w.spine) > base {
+		top := w.spine[len(w.spine)-1]
+		w.spine = w.spine[:len(w.spine)-1]
+		w.finish(top)
+	}
+}
+
+// descend records what e itself assigns and returns its first child, or
+// walks a node without one and returns nil.
+func (w *fieldWalker) descend(e lang.Expr) lang.Expr {
 	switch e := e.(type) {
-	case nil:
 	case *lang.AssignExpr:
-		w.expr(e.Value)
+		return e.Value
 	case *lang.LogicalExpr:
-		w.expr(e.Left)
-		w.expr(e.Right)
+		return e.Left
 	case *lang.BinaryExpr:
-		w.expr(e.Left)
-		w.expr(e.Right)
+		return e.Left
 	case *lang.UnaryExpr:
-		w.expr(e.Right)
+		return e.Right
 	case *lang.GroupingExpr:
-		w.expr(e.Inner)
+		return e.Inner
 	case *lang.CallExpr:
-		w.expr(e.Callee)
-		for _, a := range e.Args {
-			w.expr(a)
-		}
+		return e.Callee
 	case *lang.GetExpr:
-		w.expr(e.Object)
+		return e.Object
 	case *lang.SetExpr:
 		if _, ok := e.Object.(*lang.ThisExpr); ok {
 			w.add(e.Name.Lexeme)
 		}
-		w.expr(e.Object)
-		w.expr(e.Value)
+		return e.Object
 	case *lang.ArrayExpr:
 		for _, x := range e.Elements {
 			w.expr(x)
 		}
 	case *lang.IndexExpr:
-		w.expr(e.Object)
+		return e.Object
+	case *lang.IndexSetExpr:
+		return e.Object
+	}
+	return nil
+}
+
+// finish walks the children of e after its first.
+func (w *fieldWalker) finish(e lang.Expr) {
+	switch e := e.(type) {
+	case *lang.LogicalExpr:
+		w.expr(e.Right)
+	case *lang.BinaryExpr:
+		w.expr(e.Right)
+	case *lang.CallExpr:
+		for _, a := range e.Args {
+			w.expr(a)
+		}
+	case *lang.SetExpr:
+		w.expr(e.Value)
+	case *lang.IndexExpr:
 		w.expr(e.Index)
 	case *lang.IndexSetExpr:
-		w.expr(e.Object)
 		w.expr(e.Index)
 		w.expr(e.Value)
 	}

@@ -331,3 +331,48 @@ func (*SuperExpr) exprNode()    {}
 func (*ArrayExpr) exprNode()    {}
 func (*IndexExpr) exprNode()    {}
 func (*IndexSetExpr) exprNode() {}
+
+// FirstOperand returns the child of e that is evaluated first, when that
+// child is an expression that comes before everything else e does: the
+// left operand of a binary or logical operator, the callee of a call, the
+// object of a property or index access or assignment, the operand of a
+// unary operator or grouping, the value of a variable assignment. It
+// returns nil for the other nodes. Following it from an expression walks
+// the expression's left spine, which the parser builds by iteration and
+// which can be as long as the source: walkers follow it with a loop.
+func FirstOperand(e Expr) Expr {
+	switch e := e.(type) {
+	case *AssignExpr:
+		return e.Value
+	case *LogicalExpr:
+		return e.Left
+	case *BinaryExpr:
+		return e.Left
+	case *UnaryExpr:
+		return e.Right
+	case *GroupingExpr:
+		return e.Inner
+	case *CallExpr:
+		return e.Callee
+	case *GetExpr:
+		return e.Object
+	case *SetExpr:
+		return e.Object
+	case *IndexExpr:
+		return e.Object
+	case *IndexSetExpr:
+		return e.Object
+	}
+	return nil
+}
+
+// SpineLength is the number of FirstOperand steps from e to a node
+// without one: walkers size their explicit stacks with it once, rather than
+// growing them step by step on a chain a million long.
+func SpineLength(e Expr) int {
+	n := 0
+	for e = FirstOperand(e); e != nil; e = FirstOperand(e) {
+		n++
+	}
+	return n
+}

@@ -116,52 +116,110 @@ func dumpStmt(s Stmt) string {
 }
 
 func dumpExprs(list []Expr) string {
-	var parts []string
+	var b strings.Builder
 	for _, e := range list {
-		parts = append(parts, " "+dumpExpr(e))
+		b.WriteByte(' ')
+		writeExpr(&b, e)
 	}
-	return strings.Join(parts, "")
+	return b.String()
 }
 
 func dumpExpr(e Expr) string {
+	var b strings.Builder
+	writeExpr(&b, e)
+	return b.String()
+}
+
+// writeExpr writes e as an S-expression. Like the resolver it walks the
+// left spine with a loop, so a chain of a million operators dumps without a
+// deep Go stack.
+func writeExpr(b *strings.Builder, e Expr) {
+	var spine []Expr
+	for next := dumpOpen(b, e); next != nil; next = dumpOpen(b, e) {
+		spine = append(spine, e)
+		e = next
+	}
+	for i := len(spine) - 1; i >= 0; i-- {
+		dumpClose(b, spine[i])
+	}
+}
+
+// dumpOpen writes what precedes e's first child and returns that child, or
+// writes all of a node without one and returns nil.
+func dumpOpen(b *strings.Builder, e Expr) Expr {
 	switch e := e.(type) {
 	case *LiteralExpr:
 		switch v := e.Value.(type) {
 		case nil:
-			return "nil"
+			b.WriteString("nil")
 		case string:
-			return fmt.Sprintf("%q", v)
+			fmt.Fprintf(b, "%q", v)
 		default:
-			return fmt.Sprint(v)
+			fmt.Fprint(b, v)
 		}
 	case *VariableExpr:
-		return bind(e.Name.Lexeme, e.Binding)
+		b.WriteString(bind(e.Name.Lexeme, e.Binding))
 	case *AssignExpr:
-		return fmt.Sprintf("(= %s %s)", bind(e.Name.Lexeme, e.Binding), dumpExpr(e.Value))
+		fmt.Fprintf(b, "(= %s ", bind(e.Name.Lexeme, e.Binding))
+		return e.Value
 	case *LogicalExpr:
-		return fmt.Sprintf("(%s %s %s)", e.Op.Lexeme, dumpExpr(e.Left), dumpExpr(e.Right))
+		fmt.Fprintf(b, "(%s ", e.Op.Lexeme)
+		return e.Left
 	case *BinaryExpr:
-		return fmt.Sprintf("(%s %s %s)", e.Op.Lexeme, dumpExpr(e.Left), dumpExpr(e.Right))
+		fmt.Fprintf(b, "(%s ", e.Op.Lexeme)
+		return e.Left
 	case *UnaryExpr:
-		return fmt.Sprintf("(%s %s)", e.Op.Lexeme, dumpExpr(e.Right))
+		fmt.Fprintf(b, "(%s ", e.Op.Lexeme)
+		return e.Right
 	case *GroupingExpr:
-		return fmt.Sprintf("(group %s)", dumpExpr(e.Inner))
+		b.WriteString("(group ")
+		return e.Inner
 	case *CallExpr:
-		return fmt.Sprintf("(call %s%s)", dumpExpr(e.Callee), dumpExprs(e.Args))
+		b.WriteString("(call ")
+		return e.Callee
 	case *GetExpr:
-		return fmt.Sprintf("(. %s %s)", dumpExpr(e.Object), e.Name.Lexeme)
+		b.WriteString("(. ")
+		return e.Object
 	case *SetExpr:
-		return fmt.Sprintf("(.= %s %s %s)", dumpExpr(e.Object), e.Name.Lexeme, dumpExpr(e.Value))
+		b.WriteString("(.= ")
+		return e.Object
 	case *ThisExpr:
-		return bind("this", e.Binding)
+		b.WriteString(bind("this", e.Binding))
 	case *SuperExpr:
-		return fmt.Sprintf("(super %s %s %s)", e.Method.Lexeme, bind("this", e.This), bind("super", e.Super))
+		fmt.Fprintf(b, "(super %s %s %s)", e.Method.Lexeme, bind("this", e.This), bind("super", e.Super))
 	case *ArrayExpr:
-		return fmt.Sprintf("(array%s)", dumpExprs(e.Elements))
+		b.WriteString("(array")
+		b.WriteString(dumpExprs(e.Elements))
+		b.WriteByte(')')
 	case *IndexExpr:
-		return fmt.Sprintf("(index %s %s)", dumpExpr(e.Object), dumpExpr(e.Index))
+		b.WriteString("(index ")
+		return e.Object
 	case *IndexSetExpr:
-		return fmt.Sprintf("(index= %s %s %s)", dumpExpr(e.Object), dumpExpr(e.Index), dumpExpr(e.Value))
+		b.WriteString("(index= ")
+		return e.Object
+	default:
+		fmt.Fprintf(b, "<%T>", e)
 	}
-	return fmt.Sprintf("<%T>", e)
+	return nil
+}
+
+// dumpClose writes the rest of e once its first child is written.
+func dumpClose(b *strings.Builder, e Expr) {
+	switch e := e.(type) {
+	case *LogicalExpr:
+		b.WriteString(" " + dumpExpr(e.Right))
+	case *BinaryExpr:
+		b.WriteString(" " + dumpExpr(e.Right))
+	case *CallExpr:
+		b.WriteString(dumpExprs(e.Args))
+	case *GetExpr:
+		b.WriteString(" " + e.Name.Lexeme)
+	case *SetExpr:
+		b.WriteString(" " + e.Name.Lexeme + " " + dumpExpr(e.Value))
+	case *IndexExpr:
+		b.WriteString(" " + dumpExpr(e.Index))
+	case *IndexSetExpr:
+		b.WriteString(" " + dumpExpr(e.Index) + " " + dumpExpr(e.Value))
+	}
+	b.WriteByte(')')
 }

@@ -276,6 +276,39 @@ func TestLimits(t *testing.T) {
 	}
 }
 
+// TestManyLocals checks scoping in a block of 60,000 locals (the parser
+// and resolver find locals by name, not by scanning): shadowing, the
+// duplicate check, which looks at the innermost scope only, and upvalues.
+func TestManyLocals(t *testing.T) {
+	const n = 60000
+	var b strings.Builder
+	b.WriteString("fun f() {\n")
+	for i := range n {
+		fmt.Fprintf(&b, "var v%d = %d;\n", i, i)
+	}
+	b.WriteString("{ var v0 = v1; print v0; }\nprint v0;\nfun g() { return v7 + v59999 + v7; }\n}\n")
+	prog, errs := Parse(b.String())
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	body := prog.Stmts[0].(*FunStmt).Func.Body
+	inner := body[n].(*BlockStmt)
+	if got := dumpStmt(inner); got != "(block (var v0:L60001 v1:L2) (print v0:L60001))" {
+		t.Errorf("inner block %s", got)
+	}
+	if got := dumpStmt(body[n+1]); got != "(print v0:L1)" {
+		t.Errorf("after the block %s", got)
+	}
+	if g := body[n+2].(*FunStmt).Func; fmt.Sprint(g.Upvalues) != "[{true 8} {true 60000}]" {
+		t.Errorf("upvalues %v", g.Upvalues)
+	}
+	dup := strings.Replace(b.String(), "{ var v0 = v1;", "var v1 = 0; {", 1)
+	_, errs = Parse(dup)
+	if len(errs) != 1 || errs[0].Error() != fmt.Sprintf("[line %d] Error at 'v1': Already a variable with this name in this scope.", n+2) {
+		t.Errorf("duplicate: %v", errs)
+	}
+}
+
 func TestNesting(t *testing.T) {
 	deep := func(open, middle, close string, n int) string {
 		return strings.Repeat(open, n) + middle + strings.Repeat(close, n)
@@ -297,6 +330,15 @@ func TestNesting(t *testing.T) {
 		{"functions", deep("fun f() {", "", "}", 5000), false},
 		{"unclosed", strings.Repeat("(", 200000), false},
 		{"long and chain is flat", "print a" + strings.Repeat(" and a", 5000) + ";", true},
+		// Chains the Pratt loop builds are as long as the input allows.
+		{"plus chain", "print 1" + strings.Repeat("+1", 200000) + ";", true},
+		{"or chain", "print a" + strings.Repeat(" or a", 200000) + ";", true},
+		{"property chain", "print a" + strings.Repeat(".x", 200000) + ";", true},
+		{"property chain assigned", "a" + strings.Repeat(".x", 200000) + " = 1;", true},
+		{"call chain", "print f" + strings.Repeat("()", 200000) + ";", true},
+		{"index chain", "print a" + strings.Repeat("[0]", 200000) + ";", true},
+		{"mixed chain", "print a" + strings.Repeat(".m(1)[2] * 3 - b", 50000) + ";", true},
+		{"statements", strings.Repeat("print 1;\n", 200000), true},
 		{"long else-if chain", strings.Repeat("if (x) print 1; else ", 400) + "print 2;", true},
 	}
 	for _, tc := range cases {

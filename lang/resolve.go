@@ -1,5 +1,7 @@
 package lang
 
+import "slices"
+
 // The resolver walks the AST in clox's compile order and records where each
 // variable lives: a slot of the current frame, an upvalue of the current
 // closure, or a global (everything declared at scope depth 0 of the
@@ -11,22 +13,17 @@ package lang
 // meets the references.
 //
 // The static rules are checked here too, as a second line behind the
-// checker (which reports them clox-exactly); on valid programs the resolver
+// parser (which reports them clox-exactly); on valid programs the resolver
 // finds nothing.
-
-type resolveLocal struct {
-	name  string
-	depth int    // -1 while the initializer is being resolved
-	local *Local // nil for slot 0
-}
 
 type resolveFunc struct {
 	enclosing  *resolveFunc
 	kind       FunctionKind
-	locals     []resolveLocal
+	locals     localStack[*Local] // the *Local is nil for slot 0
 	scopeDepth int
 	maxSlots   int
 	upvalues   []UpvalueRef
+	upvalueIdx map[UpvalueRef]int // index of each in upvalues
 }
 
 type resolveClass struct {
@@ -38,6 +35,7 @@ type resolver struct {
 	fn    *resolveFunc
 	class *resolveClass
 	errs  ErrorList
+	spine []Expr // expressions whose first child is being resolved (expr)
 }
 
 // resolve annotates prog in place.
@@ -56,12 +54,9 @@ func newResolveFunc(enclosing *resolveFunc, kind FunctionKind) *resolveFunc {
 	if kind == KindFunction {
 		slot0 = ""
 	}
-	return &resolveFunc{
-		enclosing: enclosing,
-		kind:      kind,
-		locals:    []resolveLocal{{name: slot0}},
-		maxSlots:  1,
-	}
+	f := &resolveFunc{enclosing: enclosing, kind: kind, maxSlots: 1}
+	f.locals.push(slot0, 0, nil)
+	return f
 }
 
 func (r *resolver) error(t Token, msg string) {
@@ -76,15 +71,10 @@ func (r *resolver) beginScope() { r.fn.scopeDepth++ }
 func (r *resolver) endScope() []*Local {
 	f := r.fn
 	f.scopeDepth--
-	n := len(f.locals)
-	for n > 0 && f.locals[n-1].depth > f.scopeDepth {
-		n--
-	}
 	var out []*Local
-	for _, l := range f.locals[n:] {
-		out = append(out, l.local)
+	for _, l := range f.locals.popDeeper(f.scopeDepth) {
+		out = append(out, l.data)
 	}
-	f.locals = f.locals[:n]
 	return out
 }
 
@@ -95,26 +85,17 @@ func (r *resolver) declare(name Token) *Local {
 	if f.scopeDepth == 0 {
 		return nil
 	}
-	for i := len(f.locals) - 1; i >= 0; i-- {
-		l := f.locals[i]
-		if l.depth != -1 && l.depth < f.scopeDepth {
-			break
-		}
-		if l.name == name.Lexeme {
-			r.error(name, "Already a variable with this name in this scope.")
-			break
-		}
+	if i := f.locals.find(name.Lexeme); i >= 0 && f.locals.inScope(i, f.scopeDepth) {
+		r.error(name, "Already a variable with this name in this scope.")
 	}
 	return r.addLocal(name)
 }
 
 func (r *resolver) addLocal(name Token) *Local {
 	f := r.fn
-	l := &Local{Name: name, Slot: len(f.locals)}
-	f.locals = append(f.locals, resolveLocal{name: name.Lexeme, depth: -1, local: l})
-	if len(f.locals) > f.maxSlots {
-		f.maxSlots = len(f.locals)
-	}
+	l := &Local{Name: name, Slot: f.locals.len()}
+	f.locals.push(name.Lexeme, -1, l)
+	f.maxSlots = max(f.maxSlots, f.locals.len())
 	return l
 }
 
@@ -123,27 +104,25 @@ func (r *resolver) markInitialized() {
 	if f.scopeDepth == 0 {
 		return
 	}
-	f.locals[len(f.locals)-1].depth = f.scopeDepth
+	f.locals.last().depth = f.scopeDepth
 }
 
 func (r *resolver) findLocal(f *resolveFunc, name Token) int {
-	for i := len(f.locals) - 1; i >= 0; i-- {
-		if f.locals[i].name == name.Lexeme {
-			if f.locals[i].depth == -1 {
-				r.error(name, "Can't read local variable in its own initializer.")
-			}
-			return i
-		}
+	i := f.locals.find(name.Lexeme)
+	if i >= 0 && f.locals.at(i).depth == -1 {
+		r.error(name, "Can't read local variable in its own initializer.")
 	}
-	return -1
+	return i
 }
 
+// findUpvalue recurses once per enclosing function, which the parser's
+// depth bound covers.
 func (r *resolver) findUpvalue(f *resolveFunc, name Token) int {
 	if f.enclosing == nil {
 		return -1
 	}
 	if i := r.findLocal(f.enclosing, name); i != -1 {
-		if l := f.enclosing.locals[i].local; l != nil {
+		if l := f.enclosing.locals.at(i).data; l != nil {
 			l.Captured = true
 		}
 		return addUpvalue(f, UpvalueRef{IsLocal: true, Index: i})
@@ -154,12 +133,16 @@ func (r *resolver) findUpvalue(f *resolveFunc, name Token) int {
 	return -1
 }
 
+// addUpvalue is clox's: an upvalue captured twice is one upvalue (found
+// by map, not clox's scan, for functions with thousands).
 func addUpvalue(f *resolveFunc, u UpvalueRef) int {
-	for i, v := range f.upvalues {
-		if v == u {
-			return i
-		}
+	if i, ok := f.upvalueIdx[u]; ok {
+		return i
 	}
+	if f.upvalueIdx == nil {
+		f.upvalueIdx = map[UpvalueRef]int{}
+	}
+	f.upvalueIdx[u] = len(f.upvalues)
 	f.upvalues = append(f.upvalues, u)
 	return len(f.upvalues) - 1
 }
@@ -272,7 +255,7 @@ func (r *resolver) function(fn *Function) {
 		l := r.declare(p.Name)
 		*p = *l
 		r.markInitialized()
-		f.locals[len(f.locals)-1].local = p
+		f.locals.last().data = p
 	}
 	r.stmts(fn.Body)
 	fn.MaxSlots = f.maxSlots
@@ -282,43 +265,60 @@ func (r *resolver) function(fn *Function) {
 
 // ---- expressions ----
 
+// expr resolves e in clox's order. It walks down the left spine (the
+// operand, callee or object resolved first) with a loop, keeping the nodes
+// passed on r.spine, then finishes them innermost first; it recurses only
+// into the other children, which the parser's own depth bound covers.
 func (r *resolver) expr(e Expr) {
+	base := len(r.spine)
+	r.spine = slices.Grow(r.spine, SpineLength(e))
+	for next := r.descend(e); next != nil; next = r.descend(e) {
+		r.spine = append(r.spine, e)
+		e = next
+	}
+	for len(r.spine) > base {
+		top := r.spine[len(r.spine)-1]
+		r.spine = r.spine[:len(r.spine)-1]
+		r.finish(top)
+	}
+}
+
+// descend does what comes before e's first child and returns that child,
+// or resolves a node without one and returns nil.
+func (r *resolver) descend(e Expr) Expr {
 	switch e := e.(type) {
-	case *LiteralExpr:
 	case *VariableExpr:
 		e.Binding = r.lookup(e.Name)
 	case *AssignExpr:
 		e.Binding = r.lookup(e.Name)
-		r.expr(e.Value)
+		return e.Value
 	case *LogicalExpr:
-		r.expr(e.Left)
-		r.expr(e.Right)
+		return e.Left
 	case *BinaryExpr:
-		r.expr(e.Left)
-		r.expr(e.Right)
+		return e.Left
 	case *UnaryExpr:
-		r.expr(e.Right)
+		return e.Right
 	case *GroupingExpr:
-		r.expr(e.Inner)
+		return e.Inner
 	case *CallExpr:
 		if sup, ok := e.Callee.(*SuperExpr); ok {
 			// clox resolves `this`, then the arguments, then `super`.
 			r.superExpr(sup, e.Args)
-			return
+			return nil
 		}
-		r.expr(e.Callee)
-		for _, a := range e.Args {
-			r.expr(a)
-		}
+		return e.Callee
 	case *GetExpr:
-		r.expr(e.Object)
+		return e.Object
 	case *SetExpr:
-		r.expr(e.Object)
-		r.expr(e.Value)
+		return e.Object
+	case *IndexExpr:
+		return e.Object
+	case *IndexSetExpr:
+		return e.Object
 	case *ThisExpr:
 		if r.class == nil {
 			r.error(e.Keyword, "Can't use 'this' outside of a class.")
-			return
+			return nil
 		}
 		e.Binding = r.lookup(Token{Lexeme: "this", Line: e.Keyword.Line})
 	case *SuperExpr:
@@ -327,11 +327,26 @@ func (r *resolver) expr(e Expr) {
 		for _, x := range e.Elements {
 			r.expr(x)
 		}
+	}
+	return nil
+}
+
+// finish resolves the children of e after its first.
+func (r *resolver) finish(e Expr) {
+	switch e := e.(type) {
+	case *LogicalExpr:
+		r.expr(e.Right)
+	case *BinaryExpr:
+		r.expr(e.Right)
+	case *CallExpr:
+		for _, a := range e.Args {
+			r.expr(a)
+		}
+	case *SetExpr:
+		r.expr(e.Value)
 	case *IndexExpr:
-		r.expr(e.Object)
 		r.expr(e.Index)
 	case *IndexSetExpr:
-		r.expr(e.Object)
 		r.expr(e.Index)
 		r.expr(e.Value)
 	}
