@@ -158,7 +158,8 @@ func New(opts Options) (*VM, error) {
 	vm.heap = h
 	vm.mut = h.Main()
 	vm.poll = vm.mut.PollFlag()
-	vm.th = vm.threads.register(vm)
+	vm.threads.ended.L = &vm.threads.mu
+	vm.th = vm.threads.register(vm, false)
 	vm.entryIdx = len(vm.protos)
 	vm.protos = append(vm.protos, entryProto())
 	h.LogInit()
@@ -210,12 +211,14 @@ func (vm *VM) RunScript(src string) (code int) {
 }
 
 // catchInternal turns any Go panic into a one-line internal error: no Go
-// stack trace ever reaches a user.
+// stack trace ever reaches a user. The other threads are stopped and
+// waited for, since Close releases the heap they use.
 func (vm *VM) catchInternal(code *int) {
 	if r := recover(); r != nil {
 		vm.out.Flush()
 		fmt.Fprintf(vm.errw, "internal error: %v\n", r)
 		vm.resetStack()
+		vm.finishThreads(true)
 		*code = ExitRuntimeError
 	}
 }
@@ -245,7 +248,9 @@ func (vm *VM) runProgram(prog *lang.Program) int {
 		return vm.interpret(idx)
 	})
 	if err != nil {
-		vm.reportRuntimeError("", err)
+		if !errors.Is(err, errStopped) { // stopped: the thread that stopped it reported why
+			vm.reportRuntimeError("", err)
+		}
 		vm.resetStack()
 	}
 	// The program ends when every thread has; they stop early if the
