@@ -83,10 +83,14 @@ func (m *Mutator) collectAndAllocate(size uintptr) Ref {
 	if off, ok := m.allocateInNursery(size); ok {
 		return Ref(off >> 3)
 	}
-	// Live data fills the allocate space, or the request is larger than
-	// it: only tenure may still hold it.
-	if off, ok := h.bumpTenure(size); ok {
-		return Ref(off >> 3)
+	// Only a request larger than the allocate space may still fit, in
+	// tenure; otherwise live data fills tenure and the nursery (filling
+	// tenure's last bytes one small object per two collections would
+	// only postpone the error).
+	if size > h.allocHi-h.allocLo {
+		if off, ok := h.bumpTenure(size); ok {
+			return Ref(off >> 3)
+		}
 	}
 	panic(&OutOfMemoryError{Msg: "Java heap space"})
 }
