@@ -159,7 +159,8 @@ func New(opts Options) (*VM, error) {
 	vm.heap = h
 	vm.mut = h.Main()
 	vm.poll = vm.mut.PollFlag()
-	vm.th = vm.threads.register(vm)
+	vm.threads.ended.L = &vm.threads.mu
+	vm.th = vm.threads.register(vm, false)
 	vm.entryIdx = len(vm.protos)
 	vm.protos = append(vm.protos, entryProto())
 	h.LogInit()
@@ -224,12 +225,14 @@ func (vm *VM) flushAtEnd(code *int) {
 }
 
 // catchInternal turns any Go panic into a one-line internal error: no Go
-// stack trace ever reaches a user.
+// stack trace ever reaches a user. The other threads are stopped and
+// waited for, since Close releases the heap they use.
 func (vm *VM) catchInternal(code *int) {
 	if r := recover(); r != nil {
 		vm.out.Flush()
 		fmt.Fprintf(vm.errw, "internal error: %v\n", r)
 		vm.resetStack()
+		vm.finishThreads(true)
 		*code = ExitRuntimeError
 	}
 }
@@ -260,7 +263,10 @@ func (vm *VM) runProgram(prog *lang.Program) int {
 	})
 	var outErr *outputError
 	if err != nil {
-		if !errors.As(err, &outErr) {
+		// An output error has nowhere to be reported but the final
+		// message; a stopped main script was reported by the thread that
+		// stopped it.
+		if !errors.As(err, &outErr) && !errors.Is(err, errStopped) {
 			vm.reportRuntimeError("", err)
 		}
 		vm.resetStack()

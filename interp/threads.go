@@ -38,8 +38,14 @@ import (
 // owner closes it; a thread closes all its upvalues when it ends.
 //
 // Lifetime: the program ends when the main script and every thread have
-// finished. When the main script fails, the other threads are stopped at
-// their next poll. The exit status is 70 if any thread failed.
+// finished, threads spawned by threads included, even after their parent
+// ended: a spawn counts the new thread live before it starts, and the main
+// thread waits (in a safe region) until the count is zero; only then may
+// the heap be released. When the main script fails, or a thread cannot be
+// created, the other threads are stopped at their next poll: a program
+// spawning without bound would otherwise keep the live-thread limit
+// (-XX:MaxLiveThreads) full forever. The exit status is 70 if any thread
+// failed.
 
 // thread is the record of one thread, kept for join.
 type thread struct {
@@ -55,20 +61,43 @@ type thread struct {
 type threadTable struct {
 	mu       sync.Mutex
 	all      []*thread
+	live     int         // spawned threads that have not ended
+	ended    sync.Cond   // on mu: signalled when live drops to zero
 	failed   bool        // some spawned thread ended with a runtime error
-	stopping atomic.Bool // the main script failed: threads stop at their next poll
+	stopping atomic.Bool // the program is failing: threads stop at their next poll
 }
 
-// register adds a thread record for vm (its roots become visible).
-func (t *threadTable) register(vm *VM) *thread {
+// register adds a thread record for vm (its roots become visible); a
+// spawned thread counts as live from here until threadMain ends.
+func (t *threadTable) register(vm *VM, spawned bool) *thread {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	th := &thread{id: len(t.all), vm: vm, done: make(chan struct{}), result: gc.Nil}
 	t.all = append(t.all, th)
+	if spawned {
+		t.live++
+	}
 	return th
 }
 
-// errStopped unwinds a thread stopped because the main script failed.
+// exit marks a spawned thread ended; it no longer touches the heap.
+func (t *threadTable) exit() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.live--; t.live == 0 {
+		t.ended.Broadcast()
+	}
+}
+
+// stopThreads makes every thread stop at its next poll; it reports
+// whether they were running on until this call.
+func (vm *VM) stopThreads() (first bool) {
+	first = vm.threads.stopping.CompareAndSwap(false, true)
+	vm.heap.InterruptMutators()
+	return first
+}
+
+// errStopped unwinds a thread stopped because the program is failing.
 var errStopped = errors.New("thread stopped")
 
 // safepoint parks the thread for a pending collection, or stops it.
@@ -108,14 +137,33 @@ func entryProto() *proto {
 func nativeSpawn(vm *VM, args []gc.Value) (gc.Value, error) {
 	h := vm.heap
 	fn := args[0]
+	if vm.threads.stopping.Load() {
+		return 0, errStopped
+	}
 	if n, ok := vm.arity(fn); !ok {
 		return 0, vm.runtimeError("Argument to spawn() must be a function.")
 	} else if n != 0 {
 		return 0, vm.runtimeError("spawn() needs a function of no arguments; this one takes %d.", n)
 	}
-	r := vm.mut.AllocSlots(vm.m.closure, 0, gc.Nil) // may move fn: reload it from the stack
+	// Allocate first: once the thread is registered it must start, or
+	// the program would wait for it forever.
+	r := vm.mut.AllocSlots(vm.m.closure, 0, gc.Nil)
 	h.SetRawWord(r, 1, uint64(vm.entryIdx)<<32)
-	fn = vm.stack[vm.sp-1]
+	vm.handles = append(vm.handles, gc.FromRef(r))
+	hv := vm.mut.AllocFixed(vm.m.thread, gc.Nil) // may move fn and r: reload them
+	r, fn = vm.handles[len(vm.handles)-1].AsRef(), vm.stack[vm.sp-1]
+	vm.handles = vm.handles[:len(vm.handles)-1]
+	// No allocation from here on, so r and hv stay valid.
+	mut, err := h.NewMutator() // parked until the goroutine starts
+	if err != nil {
+		// The limit is reached: a program that spawns without bound would
+		// keep it full forever, so the program ends. Only the first thread
+		// to fail reports it: many may be waiting to spawn.
+		if !vm.stopThreads() {
+			return 0, errStopped
+		}
+		return 0, vm.runtimeError("%s", err.Error())
+	}
 
 	t := &VM{
 		machine: vm.machine,
@@ -131,12 +179,10 @@ func nativeSpawn(vm *VM, args []gc.Value) (gc.Value, error) {
 	t.stack[0], t.stack[1], t.sp = gc.FromRef(r), fn, 2
 	t.frames[0] = frame{closure: gc.FromRef(r), proto: vm.protos[vm.entryIdx]}
 	t.fp = 1
-	t.mut = h.NewMutator() // parked until the goroutine starts
+	t.mut = mut
 	t.poll = t.mut.PollFlag()
-	t.th = vm.threads.register(t)
+	t.th = vm.threads.register(t, true)
 	t.tid = uint64(t.th.id)
-
-	hv := vm.mut.AllocFixed(vm.m.thread, gc.Nil)
 	h.SetRawWord(hv, threadIDWord, uint64(t.th.id))
 	go t.threadMain()
 	return gc.FromRef(hv), nil
@@ -177,11 +223,13 @@ func (vm *VM) threadMain() {
 	vm.mut.LeaveSafeRegion()
 	err := vm.runThread()
 	var rt *RuntimeError
+	if err != nil {
+		vm.closeUpvalues(0) // other threads' closures may still use them
+	}
 	if err != nil && !errors.Is(err, errStopped) {
 		if !errors.As(err, &rt) {
 			rt = &RuntimeError{Msg: err.Error()}
 		}
-		vm.closeUpvalues(0) // other threads' closures may still use them
 		vm.reportRuntimeError(fmt.Sprintf("Thread %d: ", vm.th.id), rt)
 	}
 	vm.threads.mu.Lock()
@@ -193,6 +241,7 @@ func (vm *VM) threadMain() {
 	vm.threads.mu.Unlock()
 	vm.mut.Release()
 	close(th.done)
+	vm.threads.exit()
 }
 
 // runThread runs the thread's code, turning an OutOfMemoryError into a
@@ -256,17 +305,19 @@ func (vm *VM) awaitEnd(th *thread) {
 func (vm *VM) finishThreads(mainFailed bool) (failed bool) {
 	t := &vm.threads
 	if mainFailed {
-		t.stopping.Store(true)
-		vm.heap.InterruptMutators()
+		vm.stopThreads()
 	}
 	t.mu.Lock()
-	all := append([]*thread(nil), t.all...)
+	live := t.live
 	t.mu.Unlock()
-	for _, th := range all {
-		if th == vm.th {
-			continue
+	if live > 0 {
+		vm.mut.EnterSafeRegion() // the threads may collect meanwhile
+		t.mu.Lock()
+		for t.live > 0 {
+			t.ended.Wait()
 		}
-		vm.awaitEnd(th)
+		t.mu.Unlock()
+		vm.mut.LeaveSafeRegion()
 	}
 	// Every thread has ended: the next program (a REPL line) starts clean.
 	t.stopping.Store(false)

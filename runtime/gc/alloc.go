@@ -47,36 +47,52 @@ func (m *Mutator) allocateSlow(size uintptr) Ref {
 	if size >= h.cfg.LargeObjectSize {
 		return m.allocateTenured(size)
 	}
-	for attempt := 0; ; {
+	for {
+		epoch := h.epoch.Load()
 		if off, ok := m.allocateInNursery(size); ok {
 			return Ref(off >> 3)
 		}
-		if attempt == 2 {
-			// A nursery and a global collection did not make room: only
-			// a request larger than the allocate space may still fit, in
-			// tenure; otherwise live data fills tenure and the nursery.
-			if size > h.allocHi-h.allocLo {
-				return m.allocateTenured(size)
-			}
-			panic(&OutOfMemoryError{Msg: "Java heap space"})
-		}
-		// The allocate space is exhausted: collect, unless another thread
-		// did so since we looked.
-		epoch := h.epoch.Load()
+		// The allocate space is exhausted. Unless another thread collected
+		// since we looked (then retry: it may have made room), collect
+		// and allocate with the world still stopped, so that no other
+		// thread takes the freed space first.
+		var r Ref
 		m.withHeapLock(func() {
-			if h.epoch.Load() != epoch {
-				return
+			if h.epoch.Load() == epoch {
+				m.stopped(func() { r = m.collectAndAllocate(size) })
 			}
-			m.stopped(func() {
-				if attempt == 0 {
-					h.collectNursery(CauseAllocationFailure)
-				} else {
-					h.collectGlobal(CauseAllocationFailure)
-				}
-			})
-			attempt++
 		})
+		if r != 0 {
+			return r
+		}
 	}
+}
+
+// collectAndAllocate collects for a failed allocation of size bytes and
+// allocates them; the caller holds the heap lock with the world stopped.
+// A nursery collection comes first, then a global one; only when that
+// leaves no room is the request an OutOfMemoryError (HotSpot's
+// satisfy_failed_allocation, run at the safepoint).
+func (m *Mutator) collectAndAllocate(size uintptr) Ref {
+	h := m.h
+	h.collectNursery(CauseAllocationFailure)
+	if off, ok := m.allocateInNursery(size); ok {
+		return Ref(off >> 3)
+	}
+	h.collectGlobal(CauseAllocationFailure)
+	if off, ok := m.allocateInNursery(size); ok {
+		return Ref(off >> 3)
+	}
+	// Only a request larger than the allocate space may still fit, in
+	// tenure; otherwise live data fills tenure and the nursery (filling
+	// tenure's last bytes one small object per two collections would
+	// only postpone the error).
+	if size > h.allocHi-h.allocLo {
+		if off, ok := h.bumpTenure(size); ok {
+			return Ref(off >> 3)
+		}
+	}
+	panic(&OutOfMemoryError{Msg: "Java heap space"})
 }
 
 // allocateInNursery allocates size bytes in the allocate space after the

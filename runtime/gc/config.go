@@ -87,6 +87,10 @@ type Config struct {
 	TLABWasteTargetPercent  int     // -XX:TLABWasteTargetPercent: waste target, 1..100 (0: 1)
 	TLABRefillWasteFraction int     // -XX:TLABRefillWasteFraction: refill waste limit = desired/N (0: 64)
 	LogTLAB                 bool    // -Xlog:gc+tlab: per-thread and totals lines at each collection
+
+	// MaxLiveThreads (-XX:MaxLiveThreads) bounds the mutator threads
+	// registered at once, the main one included (safepoint.go, NewMutator).
+	MaxLiveThreads int
 }
 
 // Defaults, each with its reason.
@@ -107,6 +111,12 @@ const (
 	DefaultTLABWasteTargetPercent  = 1
 	DefaultTLABRefillWasteFraction = 64
 	MinTLABSize                    = 2 << 10
+	// DefaultMaxLiveThreads: a thread starts with about 40 KB of Go
+	// memory (a 32 KB value stack, frames and records, a 4 KB goroutine
+	// stack), so 4096 live threads take about 165 MB; without a limit
+	// the Go runtime dies, unrecoverably, near 130,000 threads under an
+	// 8 GB address-space limit. The default is a generous worker pool.
+	DefaultMaxLiveThreads = 4096
 	// Evacuator defaults, as in OMR.
 	DefaultMaxStackDepth      = 32
 	DefaultMaxInsideCopySize  = 256
@@ -143,5 +153,7 @@ func DefaultConfig() Config {
 
 		TLABWasteTargetPercent:  DefaultTLABWasteTargetPercent,
 		TLABRefillWasteFraction: DefaultTLABRefillWasteFraction,
+
+		MaxLiveThreads: DefaultMaxLiveThreads,
 	}
 }

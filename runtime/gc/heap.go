@@ -136,6 +136,9 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 	if cfg.TLABRefillWasteFraction == 0 {
 		cfg.TLABRefillWasteFraction = DefaultTLABRefillWasteFraction
 	}
+	if cfg.MaxLiveThreads == 0 {
+		cfg.MaxLiveThreads = def.MaxLiveThreads
+	}
 	if cfg.MaxStackDepth == 0 {
 		cfg.MaxStackDepth = def.MaxStackDepth
 		cfg.MaxInsideCopySize = def.MaxInsideCopySize
@@ -205,7 +208,7 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 	h.epochStart = h.allocTop
 	h.sp.changed.L = &h.sp.mu
 	h.tlabPolicy.init(h)
-	h.main = h.NewMutator()
+	h.main, _ = h.NewMutator() // the first of at least one
 	h.main.LeaveSafeRegion()
 	return h, nil
 }
@@ -244,6 +247,8 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("tlhMaximumSize %d below the minimum %d", cfg.TLABMaximumSize, MinTLABSize)
 	case cfg.TLABInitialSize != 0 && cfg.TLABMaximumSize != 0 && cfg.TLABInitialSize > cfg.TLABMaximumSize:
 		return fmt.Errorf("tlhInitialSize %d exceeds tlhMaximumSize %d", cfg.TLABInitialSize, cfg.TLABMaximumSize)
+	case cfg.MaxLiveThreads < 1:
+		return fmt.Errorf("MaxLiveThreads %d must be at least 1", cfg.MaxLiveThreads)
 	}
 	return nil
 }

@@ -163,7 +163,7 @@ func runMutators(t *testing.T, mh *mutatorHeap, workers, iters, keepEvery int, s
 	var ms []*Mutator
 	if !selfRegister {
 		for range workers {
-			ms = append(ms, h.NewMutator())
+			ms = append(ms, mustNewMutator(h))
 		}
 	}
 	// The main mutator stays out of the way (in a safe region) except
@@ -178,7 +178,7 @@ func runMutators(t *testing.T, mh *mutatorHeap, workers, iters, keepEvery int, s
 			defer wg.Done()
 			var m *Mutator
 			if selfRegister {
-				m = h.NewMutator()
+				m = mustNewMutator(h)
 			} else {
 				m = ms[id]
 			}
@@ -347,7 +347,7 @@ func TestTLABResize(t *testing.T) {
 			t.Errorf("resize=%v: desired %d, want %d (initial %d, capacity %d)", resize, tl.desired, want, initial, p.capacity)
 		}
 		// A thread that starts now gets capacity / (1 x 50).
-		m := h.NewMutator()
+		m := mustNewMutator(h)
 		if want := p.clamp(p.capacity / 50); m.tlab.desired != want {
 			t.Errorf("resize=%v: new thread's desired size %d, want %d", resize, m.tlab.desired, want)
 		}
@@ -453,7 +453,7 @@ func benchmarkAllocate(b *testing.B, cfg Config) {
 			defer h.Main().LeaveSafeRegion()
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
-				m := h.NewMutator()
+				m := mustNewMutator(h)
 				m.LeaveSafeRegion()
 				defer m.Release()
 				for pb.Next() {

@@ -1,6 +1,7 @@
 package gc
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,8 +53,11 @@ type safepoint struct {
 // NewMutator registers a mutator thread. The Mutator starts inside a safe
 // region: the new thread calls LeaveSafeRegion before it touches the heap,
 // and a collection may run before it does (its roots must already be
-// visible to the RootSource).
-func (h *Heap) NewMutator() *Mutator {
+// visible to the RootSource). With Config.MaxLiveThreads mutators
+// registered it fails with an OutOfMemoryError, as HotSpot's "unable to
+// create native thread": the limit keeps threads' memory clear of the Go
+// runtime's own out-of-memory failure, which nothing can recover from.
+func (h *Heap) NewMutator() (*Mutator, error) {
 	sp := &h.sp
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
@@ -66,11 +70,14 @@ func (h *Heap) NewMutator() *Mutator {
 	for sp.stopped && sp.running <= 1 {
 		sp.changed.Wait()
 	}
+	if n := len(sp.mutators); n >= h.cfg.MaxLiveThreads {
+		return nil, &OutOfMemoryError{Msg: fmt.Sprintf("unable to create native thread: %d live threads (-XX:MaxLiveThreads=%d)", n, h.cfg.MaxLiveThreads)}
+	}
 	m := &Mutator{h: h, id: sp.nextID}
 	m.tlab.init(h)
 	sp.nextID++
 	sp.mutators = append(sp.mutators, m)
-	return m
+	return m, nil
 }
 
 // Release retires the mutator's TLAB and unregisters it; its thread is

@@ -286,6 +286,12 @@ var options = []option{
 		def:  func(d gc.Config) string { return strconv.Itoa(d.TLABRefillWasteFraction) },
 		num:  func(s *settings, n int) { s.cfg.TLABRefillWasteFraction = n }},
 
+	// Threads (interp/threads.go).
+	{name: "-XX:MaxLiveThreads=", kind: kindInt, meta: "<n>", lo: 1, hi: 1 << 20, xopt: true,
+		help: "threads alive at once, the main script included; spawn() beyond it is an OutOfMemoryError that ends the program",
+		def:  func(d gc.Config) string { return strconv.Itoa(d.MaxLiveThreads) },
+		num:  func(s *settings, n int) { s.cfg.MaxLiveThreads = n }},
+
 	// Verification and stress.
 	{name: "-Xcheck:gc", kind: kindFlag, xopt: true,
 		help: "verify the heap before and after every collection",
