@@ -48,7 +48,6 @@ var diffConfigs = []config{
 	{"gcthreads4", []string{"-Xmn1m", "-Xgcthreads4", "-Xcheck:gc"}},
 	{"heap4m", []string{"-Xmx4m", "-Xmn1m", "-Xcheck:gc"}},
 	{"heap1m", []string{"-Xmx1m", "-Xmn256k", "-Xcheck:gc"}},
-	{"heap1m+recursive", []string{"-Xmx1m", "-Xmn256k", "-Xgc:recursiveScanOrdering", "-Xgcthreads2"}},
 	{"noTLAB", []string{"-Xmn1m", "-XX:-UseTLAB", "-Xgcthreads2", "-Xcheck:gc"}},
 	{"tenure1", []string{"-Xmn256k", "-Xgc:scvTenureAge=1", "-Xcheck:gc"}},
 }

@@ -4,8 +4,9 @@ package loxgen
 // 256 KB nursery collects several times, with live data of a few tens of
 // KB at most.
 
-// linkedList builds a list of instances in a loop, with garbage nodes and
-// strings beside it, then walks it.
+// linkedList builds a list of instances in a loop, held by a local or by
+// an older object's field, with garbage nodes and strings beside it, then
+// walks it.
 func (g *gen) linkedList() {
 	node, head, i, sum, p := g.fresh("Node"), g.fresh("head"), g.fresh("i"), g.fresh("sum"), g.fresh("p")
 	n := 20 + g.r.IntN(130)
@@ -13,7 +14,14 @@ func (g *gen) linkedList() {
 	g.indent++
 	g.push()
 	g.emit("class %s { init(v, next) { this.v = v; this.next = next; } }", node)
-	g.emit("var %s = nil;", head)
+	if g.r.IntN(2) == 0 {
+		g.emit("var %s = nil;", head)
+	} else {
+		// The list hangs off an object older than its nodes: every
+		// store goes through the write barrier.
+		g.emit("var %s = %s(-1, nil);", head, node)
+		head += ".next"
+	}
 	g.emit("for (var %s = 0; %s < %d; %s = %s + 1) {", i, i, n, i, i)
 	g.declare(i, tNum, true)
 	c := g.top()
@@ -71,6 +79,7 @@ func (g *gen) tree() {
 	g.emit("}")
 	g.charge(25)
 	g.top().cost += 40 << depth
+	g.top().depth = max(g.top().depth, depth+2)
 }
 
 // strings builds a string by concatenation in a loop, and drops others.

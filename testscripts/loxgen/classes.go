@@ -90,7 +90,7 @@ func (g *gen) initMethod(parent string, inherited []string, parentArity int) ([]
 	g.emit("init(%s) {", strings.Join(params, ", "))
 	g.charge(1)
 	g.body(params, func() {
-		g.top().init = true
+		g.top().noReturn = true
 		if parent != "" {
 			args := make([]string, parentArity)
 			for i := range args {

@@ -81,12 +81,12 @@ type scope struct {
 // A chunk is the function being generated: its constants (clox's limit is
 // 256), the statements it runs per call, and the frames below it.
 type chunk struct {
-	consts int
-	cost   int
-	depth  int
-	mult   int // iterations of the current statement per call
-	vars   int // locals declared
-	init   bool // an initializer: return takes no value
+	consts   int
+	cost     int
+	depth    int
+	mult     int  // iterations of the current statement per call
+	vars     int  // locals declared
+	noReturn bool // no early return: an initializer (no value) or a thread body (its slot write is last)
 }
 
 type gen struct {
@@ -101,9 +101,9 @@ type gen struct {
 	visible int
 	chunks  []chunk
 	ids     int
-	clox    bool // no arrays, threads or minivm-only natives
-	threads bool // spawn may be used
-	noVars  bool // leaves read only fixed variables (see readable)
+	clox    bool   // no arrays, threads or minivm-only natives
+	threads bool   // spawn may be used
+	noVars  bool   // leaves read only fixed variables (see readable)
 	quiet   string // in a thread: the string variable that show appends to
 	members int    // the first scope where this.x and this.m are the current class's
 }

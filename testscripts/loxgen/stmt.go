@@ -33,7 +33,7 @@ func (g *gen) stmt(d int) {
 		g.emit("{")
 		g.block(d - 1)
 		g.emit("}")
-	case n < 18 && len(g.chunks) > 1 && !c.init:
+	case n < 18 && len(g.chunks) > 1 && !c.noReturn:
 		g.emit("if (%s) return %s;", g.boolean(2), g.num(2))
 	case n < 21 && c.mult == 1 && d > 0:
 		g.template()

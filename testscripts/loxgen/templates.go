@@ -79,6 +79,7 @@ func (g *gen) closures() {
 	g.indent--
 	g.emit("}")
 	g.top().cost += 4 * n
+	g.top().depth = max(g.top().depth, n+1)
 }
 
 // recursion: fib, and at the top level mutual recursion through globals.
@@ -93,6 +94,7 @@ func (g *gen) recursion() {
 	g.charge(2)
 	g.show(fib + "(" + itoa(n) + ")")
 	g.top().cost += 3 << (n * 7 / 10)
+	g.top().depth = max(g.top().depth, n)
 	if g.global() && g.r.IntN(2) == 0 {
 		even, odd := g.fresh("even"), g.fresh("odd")
 		g.emit("fun %s(n) { if (n == 0) return true; return %s(n - 1); }", even, odd)
@@ -100,6 +102,7 @@ func (g *gen) recursion() {
 		g.charge(4)
 		g.show(even + "(" + itoa(g.r.IntN(20)) + ")")
 		g.top().cost += 40
+		g.top().depth = max(g.top().depth, 20)
 	}
 }
 

@@ -24,6 +24,7 @@ func (g *gen) isolated(first int, tail func()) chunk {
 	savedVisible, savedQuiet := g.visible, g.quiet
 	g.visible = first
 	c := g.body(nil, func() {
+		g.top().noReturn = true
 		g.emit("var %s = \"\";", acc)
 		g.declare(acc, tStr, true)
 		g.quiet = acc
