@@ -91,8 +91,11 @@ func TestDifferential(t *testing.T) {
 				t.Fatal(err)
 			}
 			if msg := diffProgram(p, script, minivm, clox, diffConfigsFor(seed, all)); msg != "" {
-				t.Errorf("seed %d: %s\nreplay: MINIVM_DIFF_SEED=%d go test -count=1 -run '^TestDifferential$' ./testscripts/\n--- program\n%s",
-					seed, msg, seed, p.Source)
+				replay := fmt.Sprintf("MINIVM_DIFF_SEED=%d go test -count=1 -run '^TestDifferential$' ./testscripts/", seed)
+				if clox != "" {
+					replay = "CLOX=" + clox + " " + replay
+				}
+				t.Errorf("seed %d: %s\nreplay: %s\n--- program\n%s", seed, msg, replay, p.Source)
 			}
 		})
 	}
@@ -176,8 +179,11 @@ func diffExpect(p *loxgen.Program, r diffResult) string {
 		return fmt.Sprintf("exit %d, want %d", r.exit, p.Exit)
 	}
 	first, _, _ := strings.Cut(r.stderr, "\n")
-	if p.Exit == 0 && r.stderr != "" || !strings.Contains(first, p.Error) {
-		return fmt.Sprintf("stderr does not start with %q", p.Error)
+	switch {
+	case p.Exit == 0 && r.stderr != "":
+		return "output on stderr"
+	case !strings.Contains(first, p.Error):
+		return fmt.Sprintf("stderr's first line does not hold %q", p.Error)
 	}
 	return ""
 }

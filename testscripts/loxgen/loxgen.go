@@ -92,7 +92,6 @@ type chunk struct {
 type gen struct {
 	r      *rand.Rand
 	out    strings.Builder
-	lines  int
 	indent int
 	scopes []scope
 	// visible is the first scope the current code may use: a thread's
@@ -170,7 +169,6 @@ func (g *gen) emit(format string, args ...any) {
 	g.out.WriteString(strings.Repeat("  ", g.indent))
 	fmt.Fprintf(&g.out, format, args...)
 	g.out.WriteByte('\n')
-	g.lines++
 	g.top().cost += g.top().mult
 }
 
