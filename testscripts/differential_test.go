@@ -9,8 +9,8 @@ package testscripts
 // By default it runs a few programs, each under the default configuration
 // and three others, rotated by seed so that every configuration runs.
 // MINIVM_DIFF_PROGRAMS=n runs seeds 1..n under every configuration (.ci/run
-// uses 2000); MINIVM_DIFF_SEED=n runs seed n alone under every
-// configuration, to replay a failure.
+// uses 2000), from seed MINIVM_DIFF_FIRST on if set; MINIVM_DIFF_SEED=n
+// runs seed n alone under every configuration, to replay a failure.
 
 import (
 	"bytes"
@@ -119,9 +119,17 @@ func diffSeeds(t *testing.T) ([]uint64, bool) {
 		}
 		n, all = v, true
 	}
+	first := uint64(1)
+	if s := os.Getenv("MINIVM_DIFF_FIRST"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("MINIVM_DIFF_FIRST: %v", err)
+		}
+		first = v
+	}
 	seeds := make([]uint64, n)
 	for i := range seeds {
-		seeds[i] = uint64(i + 1)
+		seeds[i] = first + uint64(i)
 	}
 	return seeds, all
 }

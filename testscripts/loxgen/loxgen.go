@@ -117,7 +117,7 @@ func Generate(seed uint64) *Program {
 	p := &Program{Seed: seed}
 
 	g.emit("// loxgen seed %d", seed)
-	items := 4 + g.r.IntN(10)
+	items := 3 + g.r.IntN(8)
 	for i := 0; i < items && g.top().cost < programCost; i++ {
 		g.topItem()
 	}
