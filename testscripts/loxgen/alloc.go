@@ -152,3 +152,35 @@ func (g *gen) churn() {
 	g.charge(20)
 	g.top().cost += 8 * n
 }
+
+// bag sets many fields on one instance from outside its class, some
+// holding new objects, so that fields spill past the inline slots into
+// the overflow table, then reads them back after more allocation.
+func (g *gen) bag() {
+	bag, o := g.fresh("Bag"), g.fresh("bag")
+	n := 5 + g.r.IntN(30)
+	g.emit("{")
+	g.indent++
+	g.emit("class %s { init() { this.first = %s; } }", bag, g.numLit())
+	g.emit("var %s = %s();", o, bag)
+	for i := range n {
+		if i%3 == 0 {
+			g.emit("%s.f%d = %s();", o, i, bag)
+		} else {
+			g.emit("%s.f%d = %s;", o, i, g.any(1))
+		}
+	}
+	g.emit("for (var i = 0; i < %d; i = i + 1) { var junk = %s(); junk.f0 = \"x\" + \"y\"; }", 10+g.r.IntN(90), bag)
+	for i := 0; i < n; i += 1 + g.r.IntN(3) {
+		if i%3 == 0 {
+			g.show(o + ".f" + itoa(i) + ".first")
+		} else {
+			g.show(o + ".f" + itoa(i))
+		}
+	}
+	g.show(o + ".first")
+	g.indent--
+	g.emit("}")
+	g.charge(3*n + 10)
+	g.top().cost += 3 * n
+}

@@ -69,6 +69,17 @@ func (g *gen) arrays() {
 	g.emit("var total = 0;")
 	g.emit("for (var j = 0; j < len(fs); j = j + 1) total = total + fs[j]();")
 	g.show("total")
+	if g.r.IntN(3) == 0 {
+		// More than 512 references: parallel collections split the array.
+		big := 513 + g.r.IntN(700)
+		g.emit("var big = Array(%d);", big)
+		g.emit("for (var j = 0; j < %d; j = j + 1) big[j] = [j, \"e\"];", big)
+		g.emit("for (var j = 0; j < %d; j = j + 1) { var junk = \"x\" + str(j); }", 100+g.r.IntN(400))
+		g.emit("var check = 0;")
+		g.emit("for (var j = 0; j < %d; j = j + 1) check = check + big[j][0] + len(big[j][1]);", big)
+		g.show("check")
+		g.top().cost += 3 * big
+	}
 	g.indent--
 	g.emit("}")
 	g.charge(25)

@@ -11,7 +11,7 @@ func (g *gen) template() {
 		g.print()
 		return
 	}
-	opts := []func(){g.classes, g.closures, g.linkedList, g.tree, g.strings, g.recursion, g.churn}
+	opts := []func(){g.classes, g.closures, g.linkedList, g.tree, g.strings, g.recursion, g.churn, g.bag}
 	if !g.clox {
 		opts = append(opts, g.arrays, g.natives)
 	}
