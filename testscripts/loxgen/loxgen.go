@@ -1,15 +1,16 @@
 // Package loxgen generates random Lox programs for differential testing:
 // the same seed always gives the same program, and every program is
 // deterministic (no clock values or racing threads reach the output) and
-// terminates (loops count down generated bounds, recursion is bounded).
+// terminates (loop counters have generated bounds the body cannot
+// assign, recursion is bounded).
 //
 // A program mixes globals, blocks, if/while/for, and/or, functions and
 // closures (upvalues captured in loops, closures escaping their loop),
 // classes with inheritance, init, this and super, bound methods,
-// allocation-heavy parts (linked lists, trees, string building, garbage),
-// and, unless it is meant for clox too, arrays, threads (spawn/join of
-// threads that only compute, or write disjoint array slots) and minivm's
-// natives. Most programs end normally; some end with a deliberate runtime
+// allocation-heavy parts (linked lists, trees, string building, garbage,
+// instances with many fields), and, unless it is meant for clox too, arrays, threads (spawn/join of
+// threads that only compute, or write disjoint array slots; arrays of
+// more than 512 references) and minivm's natives. Most programs end normally; some end with a deliberate runtime
 // error (at the top or a few calls deep, in a method or in a thread) or
 // hold a deliberate compile error. Programs stay inside clox's limits (256
 // constants per chunk, 64 call frames) so clox can run the ones without
