@@ -8,9 +8,10 @@
 // closures (upvalues captured in loops, closures escaping their loop),
 // classes with inheritance, init, this and super, bound methods,
 // allocation-heavy parts (linked lists, trees, string building, garbage,
-// instances with many fields), and, unless it is meant for clox too, arrays, threads (spawn/join of
-// threads that only compute, or write disjoint array slots; arrays of
-// more than 512 references) and minivm's natives. Most programs end normally; some end with a deliberate runtime
+// instances with many fields), and, unless it is meant for clox too,
+// arrays (some of more than 512 references), threads (spawn/join of
+// threads that only compute, or write disjoint array slots) and minivm's
+// natives. Most programs end normally; some end with a deliberate runtime
 // error (at the top or a few calls deep, in a method or in a thread) or
 // hold a deliberate compile error. Programs stay inside clox's limits (256
 // constants per chunk, 64 call frames) so clox can run the ones without
