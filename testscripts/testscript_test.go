@@ -29,6 +29,9 @@
 //	    write prefix, n copies of piece, then suffix to file; \n and \t in
 //	    the three texts are a newline and a tab (large inputs are made
 //	    by the script rather than kept in the repository)
+//	runs N S command [args...]
+//	    run command N times, each exiting with status S, and check that
+//	    every run prints the same stdout (cmd_runs_test.go)
 //
 // Run one suite with: go test ./testscripts -run 'TestScripts/cli_errors'
 package testscripts
