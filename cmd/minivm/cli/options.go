@@ -352,9 +352,11 @@ var options = []option{
 		text: sizeIn(1, 2<<30, func(s *settings, n uintptr) { s.maxScriptSize = n })},
 }
 
-// defaultMaxScriptSize is -XX:MaxScriptSize's default: far above any real
-// script, far below what reading /dev/zero would take.
-const defaultMaxScriptSize = 64 << 20
+// defaultMaxScriptSize is -XX:MaxScriptSize's default: far above any
+// hand-written script, room for generated ones (a 100 MB file that is
+// mostly comment runs), and a bounded read of an endless input such as
+// /dev/zero.
+const defaultMaxScriptSize = 128 << 20
 
 // setAction records an action option; the first one given wins.
 func (s *settings) setAction(a action) {
