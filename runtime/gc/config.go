@@ -54,6 +54,13 @@ type Config struct {
 	WorkVolumeQuantum  int // bytes: the minimum workspace released to the worklist
 	WorkVolumeQuanta   int // notify quota, in quanta (parallel GC)
 
+	// Copy whitespace (whitespace.go), one policy for every nursery
+	// collector. Zero values take the defaults.
+	ScanCacheMinimumSize       uintptr // -Xgc:scanCacheMinimumSize: chunk floor and granularity
+	ScanCacheMaximumSize       uintptr // -Xgc:scanCacheMaximumSize: chunk ceiling
+	WhitespaceRefreshThreshold uintptr // -XXgc:whitespaceRefreshThreshold: smallest whitelist block taken for a copyspace
+	MinReusableWhitespace      uintptr // -XXgc:minimumReusableWhitespace: remainders up to this size are holes
+
 	// Log receives HotSpot-style unified logging lines (-verbose:gc,
 	// -Xlog:gc); StatsFile receives JSON Lines (-Xgc:statsFile). Either may
 	// be nil.
@@ -117,11 +124,21 @@ const (
 	// the Go runtime dies, unrecoverably, near 130,000 threads under an
 	// 8 GB address-space limit. The default is a generous worker pool.
 	DefaultMaxLiveThreads = 4096
+	// Copy whitespace defaults, as in OMR's evacuator: 8-128 KB chunks
+	// (TLH maximum / 16 and the TLH maximum), the 768-byte refresh
+	// threshold (tlhMinimumSize) and 256-byte reusable minimum.
+	DefaultScanCacheMinimumSize       = 8 << 10
+	DefaultScanCacheMaximumSize       = 128 << 10
+	DefaultWhitespaceRefreshThreshold = 768
+	DefaultMinReusableWhitespace      = 256
 	// Evacuator defaults, as in OMR.
 	DefaultMaxStackDepth      = 32
 	DefaultMaxInsideCopySize  = 256
 	DefaultInsideCopyDistance = 4096
 	DefaultWorkVolumeQuantum  = 4096
+	// MinScanCacheSize: smaller chunks would be carved, under a lock, for
+	// every few objects.
+	MinScanCacheSize = 1 << 10
 	// MinHeap and MinNursery keep the layout sane.
 	MinHeap    = 1 << 20
 	MinNursery = 256 << 10
@@ -146,6 +163,11 @@ func DefaultConfig() Config {
 		MaxInsideCopySize:  DefaultMaxInsideCopySize,
 		InsideCopyDistance: DefaultInsideCopyDistance,
 		WorkVolumeQuantum:  DefaultWorkVolumeQuantum,
+
+		ScanCacheMinimumSize:       DefaultScanCacheMinimumSize,
+		ScanCacheMaximumSize:       DefaultScanCacheMaximumSize,
+		WhitespaceRefreshThreshold: DefaultWhitespaceRefreshThreshold,
+		MinReusableWhitespace:      DefaultMinReusableWhitespace,
 
 		SuballocatorInitialSize:   mem.DefaultSuballocatorInitialSize,
 		SuballocatorCommitSize:    mem.DefaultSuballocatorCommitSize,

@@ -1,6 +1,7 @@
 package gc
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -72,23 +73,20 @@ func overflowFlag(r region) evacFlags {
 	return flagTenureOverflow
 }
 
-// frame is one scanspace of the stack.
+// frame is one scanspace of the stack: a copyspace and the scan state of
+// the object at its scan head.
 type frame struct {
-	region                region
-	base, scan, copy, end uintptr
-	step                  int  // next step of the object at scan: 0 = its class object, k = slot k-1
-	remembered            bool // the tenured object at scan refers into the nursery
+	copyspace
+	resume     int  // 1 + the slots position to resume the object at scan; 0: from its start
+	remembered bool // the tenured object at scan refers into the nursery
 }
 
 // evacStats are the evacuator's own counters for one collection.
 type evacStats struct {
-	insideBytes    uint64
 	activations    []uint64
 	flushStall     uint64
 	flushOverflow  uint64
 	stackOverflows uint64
-	discarded      uint64
-	recycled       uint64
 }
 
 // evacuator is one worker's evacuator state.
@@ -103,57 +101,49 @@ type evacuator struct {
 	active int    // index of the active frame, -1 when the stack is empty
 	white  [2]int // frame holding each region's stack whitespace, -1 for none
 
-	outside       [2]copyspace
+	outside       [2]copyspace // scan..copy: copied material not yet released as work
 	overflowBytes [2]uintptr
-	whitelists    [2]*whitelist
 
+	donors []*evacuator // every worker's evacuator, to steal from
 	listMu sync.Mutex   // guards work against thieves
 	work   worklist     // released workspaces
 	volume atomic.Int64 // work.volume, published for thieves
 
-	flags      evacFlags
-	release    uintptr // work release threshold
-	tlhCeiling uintptr
+	flags   evacFlags
+	release uintptr // work release threshold
 
 	es evacStats
 	_  [128]byte // see worker: no false sharing between workers
 }
 
-// tenureWhitelist returns worker id's persistent tenure whitelist.
-func (h *Heap) tenureWhitelist(id int) *whitelist {
-	if len(h.tenureWhitelists) < h.cfg.GCThreads {
-		// Grow once, before any worker holds a pointer into the slice.
-		h.tenureWhitelists = append(h.tenureWhitelists, make([]whitelist, h.cfg.GCThreads-len(h.tenureWhitelists))...)
+// newEvacuators returns the traversals of an evacuator collection.
+func newEvacuators(workers []*worker) nurseryTraversal {
+	evacs := make([]*evacuator, len(workers))
+	t := nurseryTraversal{workers: make([]traversal, len(workers))}
+	for i, w := range workers {
+		cfg := &w.h.cfg
+		e := &evacuator{
+			worker:     w,
+			depth:      cfg.MaxStackDepth,
+			insideSize: uintptr(cfg.MaxInsideCopySize),
+			distance:   uintptr(cfg.InsideCopyDistance),
+			quantum:    uintptr(cfg.WorkVolumeQuantum),
+			stack:      make([]frame, max(3, cfg.MaxStackDepth)),
+			active:     -1,
+			white:      [2]int{-1, -1},
+			outside:    [2]copyspace{{region: survivorRegion}, {region: tenureRegion}},
+			donors:     evacs,
+		}
+		e.es.activations = make([]uint64, cfg.MaxStackDepth)
+		if e.depth == 1 {
+			e.flags |= flagBreadthFirst
+		}
+		e.release = e.quantum
+		evacs[i] = e
+		t.workers[i] = e
 	}
-	return &h.tenureWhitelists[id]
-}
-
-func newEvacuator(w *worker) *evacuator {
-	h := w.h
-	cfg := &h.cfg
-	e := &evacuator{
-		worker:     w,
-		depth:      cfg.MaxStackDepth,
-		insideSize: uintptr(cfg.MaxInsideCopySize),
-		distance:   uintptr(cfg.InsideCopyDistance),
-		quantum:    uintptr(cfg.WorkVolumeQuantum),
-		stack:      make([]frame, max(3, cfg.MaxStackDepth)),
-		active:     -1,
-		white:      [2]int{-1, -1},
-		whitelists: [2]*whitelist{{}, h.tenureWhitelist(w.id)},
-		tlhCeiling: tlhMaximum,
-	}
-	e.es.activations = make([]uint64, cfg.MaxStackDepth)
-	if e.depth == 1 {
-		e.flags |= flagBreadthFirst
-	}
-	e.release = e.quantum
-	// Lower the whitespace ceiling for small survivor spaces so every
-	// worker gets several chunks.
-	for e.tlhCeiling > tlhMinimum && 4*e.tlhCeiling*uintptr(cfg.GCThreads) > h.survHi-h.survLo {
-		e.tlhCeiling -= tlhMinimum
-	}
-	return e
+	t.report = func(st *CollectionStats) { st.EvacuatorStats = mergeEvacuatorStats(evacs) }
+	return t
 }
 
 // evacuateRoot copies the object a root refers to and traces it to
@@ -167,37 +157,26 @@ func (e *evacuator) evacuateRoot(v *Value) {
 	e.scan()
 }
 
-// scanRemembered treats every slot of a remembered tenured object as a root
-// and reports whether the object still refers into the nursery.
+// scanRemembered treats every reference of a remembered tenured object as
+// a root and reports whether the object still refers into the nursery.
 func (e *evacuator) scanRemembered(r Ref) bool {
+	it := e.h.slotsOf(r, e.h.MetaOf(r))
+	return e.traceSlots(&it)
+}
+
+// traceSlots evacuates every evacuate-space reference it yields as a root,
+// tracing each to exhaustion, and reports whether a visited reference now
+// refers into the nursery.
+func (e *evacuator) traceSlots(it *slots) (young bool) {
 	h := e.h
-	m := h.MetaOf(r)
-	young := false
-	if co := m.loadClassObject(); co != 0 {
-		if h.inEvacuate(co) {
+	for off, ref, ok := it.next(h); ok; off, ref, ok = it.next(h) {
+		if h.inEvacuate(ref) {
 			e.resetConditions()
-			co = e.evacuate(co, noSlot)
-			m.storeClassObject(co)
+			ref = e.evacuate(ref, it.arc(off))
+			it.store(h, off, ref)
 			e.scan()
 		}
-		young = h.IsYoung(co)
-	}
-	first, n := h.slotRange(r, m)
-	fixed := m.Layout() == LayoutFixed
-	hot := hotSlotAt(m, fixed, first)
-	for i := 0; i < n; i++ {
-		off := slotAt(m, fixed, first, i)
-		v := h.loadAt(off)
-		if !v.IsRef() {
-			continue
-		}
-		if h.inEvacuate(v.AsRef()) {
-			e.resetConditions()
-			v = FromRef(e.evacuate(v.AsRef(), arcSlot(off, hot)))
-			h.storeAt(off, v)
-			e.scan()
-		}
-		young = young || h.IsYoung(v.AsRef())
+		young = young || h.IsYoung(ref)
 	}
 	return young
 }
@@ -205,6 +184,9 @@ func (e *evacuator) scanRemembered(r Ref) bool {
 // scanHeap loads and scans work until no worker has any left.
 func (e *evacuator) scanHeap() {
 	for {
+		if e.h.cfg.Verify {
+			e.verify()
+		}
 		ws, ok := e.getWork()
 		if !ok {
 			if !e.waitForWork() {
@@ -216,7 +198,7 @@ func (e *evacuator) scanHeap() {
 			e.scanSegment(ws)
 			continue
 		}
-		e.stack[0] = frame{region: ws.region, base: ws.base, scan: ws.base, copy: ws.base + ws.size, end: ws.base + ws.size}
+		e.stack[0] = frame{copyspace: copyspace{region: ws.region, base: ws.base, scan: ws.base, copy: ws.base + ws.size, end: ws.base + ws.size}}
 		e.active = 0
 		e.es.activations[0]++
 		e.scan()
@@ -226,13 +208,9 @@ func (e *evacuator) scanHeap() {
 // scanSegment scans one segment of a split pointer array from the bottom of
 // the stack, tracing each element to exhaustion.
 func (e *evacuator) scanSegment(ws workspace) {
-	scanned, young := e.h.scanArraySegment(Ref(ws.base>>3), ws.from, ws.to, func(ref Ref, slot uintptr) Ref {
-		e.resetConditions()
-		n := e.evacuate(ref, slot)
-		e.scan()
-		return n
-	})
-	e.stats.scannedBytes += scanned
+	it := segmentSlots(Ref(ws.base>>3), ws.from, ws.to)
+	young := e.traceSlots(&it)
+	e.scanned(segmentBytes(ws.from, ws.to))
 	if young && ws.region == tenureRegion {
 		e.rememberTenured(Ref(ws.base >> 3))
 	}
@@ -251,7 +229,7 @@ func (e *evacuator) getWork() (workspace, bool) {
 	e.resetConditions()
 	e.clearBottom()
 	if e.h.stalled() {
-		e.release = max(e.release/2, refreshThreshold)
+		e.release = max(e.release/2, e.ws.refresh)
 	}
 	pick := -1
 	for r := range e.outside {
@@ -261,8 +239,8 @@ func (e *evacuator) getWork() (workspace, bool) {
 	}
 	if pick >= 0 {
 		cs := &e.outside[pick]
-		ws := workspace{region: region(pick), base: cs.base, size: cs.work()}
-		cs.base = cs.copy
+		ws := workspace{region: region(pick), base: cs.scan, size: cs.work()}
+		cs.scan = cs.copy
 		return ws, true
 	}
 	ws, ok := e.takeWork()
@@ -283,15 +261,15 @@ func (e *evacuator) clearBottom() {
 		if e.white[1-r] == j {
 			j++
 		}
-		b := e.stack[0]
-		e.stack[0].end = b.copy
+		b := e.stack[0].whitespace()
+		e.stack[0].seal()
 		if j >= e.depth {
 			// No frame may take it (shallow stacks): give it up.
 			e.white[r] = -1
-			e.trim(region(r), block{b.copy, b.end})
+			e.ws.trim(region(r), b)
 			continue
 		}
-		e.stack[j] = frame{region: b.region, base: b.copy, scan: b.copy, copy: b.copy, end: b.end}
+		e.stack[j] = frame{copyspace: newCopyspace(region(r), b)}
 		e.white[r] = j
 	}
 }
@@ -309,41 +287,21 @@ func (e *evacuator) scan() {
 		}
 		r := Ref(fr.scan >> 3)
 		m := h.MetaOf(r)
-		if fr.step == 0 {
-			fr.step = 1
-			if co := m.loadClassObject(); co != 0 {
-				if h.inEvacuate(co) {
-					co = e.evacuate(co, noSlot)
-					m.storeClassObject(co)
-				}
-				if h.IsYoung(co) {
-					fr.remembered = true
-				}
-				if e.active != f {
-					continue
-				}
-			}
+		it := h.slotsOf(r, m)
+		if fr.resume != 0 {
+			it.at(fr.resume - 1)
 		}
-		first, n := h.slotRange(r, m)
-		fixed := m.Layout() == LayoutFixed
-		hot := hotSlotAt(m, fixed, first)
 		pushed := false
-		for i := fr.step - 1; i < n; i++ {
-			off := slotAt(m, fixed, first, i)
-			v := h.loadAt(off)
-			if !v.IsRef() {
-				continue
-			}
-			ref := v.AsRef()
+		for off, ref, ok := it.next(h); ok; off, ref, ok = it.next(h) {
 			if h.inEvacuate(ref) {
-				ref = e.evacuate(ref, arcSlot(off, hot))
-				h.storeAt(off, FromRef(ref))
+				ref = e.evacuate(ref, it.arc(off))
+				it.store(h, off, ref)
 			}
 			if h.IsYoung(ref) {
 				fr.remembered = true
 			}
 			if e.active != f {
-				fr.step = i + 2
+				fr.resume = it.pos() + 1
 				pushed = true
 				break
 			}
@@ -356,8 +314,8 @@ func (e *evacuator) scan() {
 			e.rememberTenured(r)
 		}
 		fr.scan += size
-		fr.step, fr.remembered = 0, false
-		e.stats.scannedBytes += uint64(size)
+		fr.resume, fr.remembered = 0, false
+		e.scanned(size)
 	}
 }
 
@@ -384,12 +342,9 @@ func (e *evacuator) evacuate(r Ref, slot uintptr) Ref {
 	reg := p.region
 	if p.size <= e.insideSize && !e.flushOutside(reg) {
 		if w := e.insideRoom(reg, p.size); w >= 0 {
-			fw := &e.stack[w]
-			at := fw.copy
-			fw.copy += p.size
-			n, won := e.install(&p, at, reg, slot, &fw.copy)
+			at := e.stack[w].copy
+			n, won := e.install(&p, &e.stack[w].copyspace, slot, true)
 			if won {
-				e.es.insideBytes += uint64(p.size)
 				e.maybePush(reg, w, at, p.size)
 			}
 			return n
@@ -422,8 +377,8 @@ func (e *evacuator) maybePush(reg region, w int, at, size uintptr) {
 	}
 	if nf != w {
 		fw, nfr := &e.stack[w], &e.stack[nf]
-		nfr.region, nfr.base, nfr.scan, nfr.copy, nfr.end = reg, at, at, at+size, fw.end
-		nfr.step, nfr.remembered = 0, false
+		nfr.copyspace = copyspace{region: reg, base: at, scan: at, copy: at + size, end: fw.end}
+		nfr.resume, nfr.remembered = 0, false
 		fw.copy, fw.end = at, at
 		e.white[reg] = nf
 	}
@@ -470,6 +425,13 @@ func (e *evacuator) flushOutside(r region) bool {
 	return true
 }
 
+// stackRemainderDrop: the stack whitespace is refreshed for an object that
+// does not fit only when its remainder is at most this big; a larger
+// remainder sends the object outside (OMR's rule: inside whitespace sits
+// next to the objects being scanned, so it is worth more than a fresh
+// chunk).
+const stackRemainderDrop = 32
+
 // insideRoom returns the white frame of region r once it has room for
 // size bytes, refreshing the stack whitespace when the remainder is at most
 // stackRemainderDrop bytes; -1 sends the copy outside.
@@ -489,46 +451,17 @@ func (e *evacuator) insideRoom(r region, size uintptr) int {
 	if nf < 0 {
 		return -1
 	}
-	b, ok := e.takeWhitespace(r, size, max(size, refreshThreshold))
+	b, ok := e.ws.take(r, size)
 	if !ok {
 		return -1
 	}
 	if w >= 0 {
-		e.discard(r, block{e.stack[w].copy, e.stack[w].end})
-		e.stack[w].end = e.stack[w].copy
+		e.ws.discard(r, e.stack[w].whitespace())
+		e.stack[w].seal()
 	}
-	e.stack[nf] = frame{region: r, base: b.base, scan: b.base, copy: b.base, end: b.end}
+	e.stack[nf] = frame{copyspace: newCopyspace(r, b)}
 	e.white[r] = nf
 	return nf
-}
-
-// takeWhitespace gets a block of at least minSize bytes for region r: the
-// whitelist's top if it holds more than wlMin, else a fresh chunk whose
-// size shrinks as the survivor space fills.
-func (e *evacuator) takeWhitespace(r region, minSize, wlMin uintptr) (block, bool) {
-	if b, ok := e.whitelists[r].take(wlMin); ok {
-		return b, true
-	}
-	want := e.tlhCeiling
-	if r == survivorRegion {
-		free := e.h.survivorFree()
-		want = min(want, max(free/8, tlhMinimum)&^(tlhMinimum-1))
-	}
-	want = max(want, minSize)
-	base, end, ok := e.h.whitespace(r, minSize, want)
-	return block{base, end}, ok
-}
-
-// discard disposes of a whitespace block: the whitelist keeps it if it is
-// big enough (displacing a smaller one), anything else becomes a hole.
-func (e *evacuator) discard(r region, b block) {
-	if b.size() == 0 {
-		return
-	}
-	if d, dropped := e.whitelists[r].add(b); dropped && d.size() > 0 {
-		e.h.fill(d.base, d.size())
-		e.es.discarded += uint64(d.size())
-	}
 }
 
 // copyOutside copies an object into its region's outside copyspace (or the
@@ -538,78 +471,73 @@ func (e *evacuator) copyOutside(p *pendingCopy, slot uintptr) Ref {
 	for _, r := range [2]region{p.region, p.region.other()} {
 		cs := &e.outside[r]
 		if cs.free() >= p.size {
-			return e.copyInto(p, r, cs, slot)
+			return e.copyInto(p, cs, slot)
 		}
-		rem := cs.free()
-		if rem > minReusableWhitespace && e.overflowBytes[r] <= overflowRefresh {
+		if e.ws.keepRemainder(cs, e.overflowBytes[r]) {
 			// Too much left to drop: overflow. Place the misfit in the
 			// stack whitespace if it fits, else solo.
-			if rem < refreshThreshold {
+			if cs.free() < e.ws.refresh {
 				e.flags |= overflowFlag(r)
 			}
 			e.overflowBytes[r] += p.size
-			if w := e.white[r]; w >= 0 && e.stack[w].end-e.stack[w].copy >= p.size {
-				fw := &e.stack[w]
-				at := fw.copy
-				fw.copy += p.size
-				n, won := e.install(p, at, r, slot, &fw.copy)
+			if w := e.white[r]; w >= 0 && e.stack[w].free() >= p.size {
+				at := e.stack[w].copy
+				n, won := e.install(p, &e.stack[w].copyspace, slot, true)
 				if won {
 					e.maybePush(r, w, at, p.size)
 				}
 				return n
 			}
-			if b, ok := e.takeWhitespace(r, p.size, p.size); ok {
+			if b, ok := e.ws.takeSolo(r, p.size); ok {
 				return e.copySolo(p, r, b, slot)
 			}
 			continue
 		}
 		// Refresh: release the work, give up the remainder, take new
 		// whitespace.
-		b, ok := e.takeWhitespace(r, p.size, max(p.size, refreshThreshold))
+		b, ok := e.ws.take(r, p.size)
 		if !ok {
 			continue
 		}
-		e.releaseWork(r, cs)
-		e.discard(r, block{cs.copy, cs.end})
-		*cs = copyspace{base: b.base, copy: b.base, end: b.end}
+		e.releaseWork(cs)
+		e.ws.discard(r, cs.whitespace())
+		*cs = newCopyspace(r, b)
 		e.flags &^= overflowFlag(r)
 		e.overflowBytes[r] = 0
-		return e.copyInto(p, r, cs, slot)
+		return e.copyInto(p, cs, slot)
 	}
-	panic(&OutOfMemoryError{Msg: "no room to copy survivors (survivor space and tenure exhausted)"})
+	panic(outOfSpace())
 }
 
 // copyInto copies into an outside copyspace with room and releases its
 // work once it reaches the release threshold.
-func (e *evacuator) copyInto(p *pendingCopy, r region, cs *copyspace, slot uintptr) Ref {
-	at := cs.copy
-	cs.copy += p.size
-	n, won := e.install(p, at, r, slot, &cs.copy)
+func (e *evacuator) copyInto(p *pendingCopy, cs *copyspace, slot uintptr) Ref {
+	n, won := e.install(p, cs, slot, false)
 	if won && cs.work() >= e.release {
-		e.releaseWork(r, cs)
+		e.releaseWork(cs)
 	}
 	return n
 }
 
 // copySolo copies an object into a block of its own; the copy is work at
-// once and the rest of the block is kept as whitespace if it is worth it.
+// once and the rest of the block is disposed of as a remainder.
 func (e *evacuator) copySolo(p *pendingCopy, r region, b block, slot uintptr) Ref {
-	head := b.base + p.size
-	n, won := e.install(p, b.base, r, slot, &head)
+	cs := newCopyspace(r, b)
+	n, won := e.install(p, &cs, slot, false)
 	if won {
 		e.addWork(workspace{region: r, base: b.base, size: p.size})
 	}
-	e.discard(r, block{head, b.end})
+	e.ws.discard(r, cs.whitespace())
 	return n
 }
 
 // releaseWork hands a copyspace's copied material to the worklist.
-func (e *evacuator) releaseWork(r region, cs *copyspace) {
+func (e *evacuator) releaseWork(cs *copyspace) {
 	if cs.work() == 0 {
 		return
 	}
-	e.addWork(workspace{region: r, base: cs.base, size: cs.work()})
-	cs.base = cs.copy
+	e.addWork(workspace{region: cs.region, base: cs.scan, size: cs.work()})
+	cs.scan = cs.copy
 	e.release = e.releaseThreshold()
 }
 
@@ -627,37 +555,65 @@ func (e *evacuator) releaseThreshold() uintptr {
 func (e *evacuator) finish() {
 	for r := range e.white {
 		if w := e.white[r]; w >= 0 {
-			e.trim(region(r), block{e.stack[w].copy, e.stack[w].end})
-			e.stack[w].end = e.stack[w].copy
+			e.ws.retire(&e.stack[w].copyspace)
+		}
+	}
+	for r := range e.outside {
+		e.ws.retire(&e.outside[r])
+	}
+	e.ws.finish()
+}
+
+// holds appends the whitespace of the stack and outside copyspaces.
+func (e *evacuator) holds(out *[2][]block) {
+	for r, w := range e.white {
+		if w >= 0 {
+			out[r] = append(out[r], e.stack[w].whitespace())
+		}
+	}
+	for r := range e.outside {
+		out[r] = append(out[r], e.outside[r].whitespace())
+	}
+}
+
+// verify checks the stack and the outside copyspaces between work items
+// (-Xcheck:gc): every frame is a well-formed copyspace, with the stack
+// empty all its material is scanned, only a white frame holds whitespace
+// and it is of its region.
+func (e *evacuator) verify() {
+	fail := func(format string, args ...any) {
+		panic(&VerifyError{Msg: fmt.Sprintf("evacuator worker %d: ", e.id) + fmt.Sprintf(format, args...)})
+	}
+	if e.white[0] >= 0 && e.white[0] == e.white[1] {
+		fail("frame %d holds both regions' stack whitespace", e.white[0])
+	}
+	for i := range e.stack[:e.depth] {
+		fr := &e.stack[i]
+		if fr.copyspace == (copyspace{}) {
+			continue // never used
+		}
+		lo, hi := e.h.regionBounds(fr.region)
+		if err := fr.verify(lo, hi); err != nil {
+			fail("frame %d: %v", i, err)
+		}
+		white := i == e.white[fr.region]
+		if !white && fr.free() != 0 {
+			fail("frame %d holds %d bytes of whitespace but is not white", i, fr.free())
+		}
+		if e.active < 0 && fr.work() != 0 {
+			fail("frame %d holds %d unscanned bytes with the stack empty", i, fr.work())
 		}
 	}
 	for r := range e.outside {
 		cs := &e.outside[r]
-		e.trim(region(r), block{cs.copy, cs.end})
-		cs.end = cs.copy
+		if cs.end == 0 {
+			continue
+		}
+		lo, hi := e.h.regionBounds(region(r))
+		if err := cs.verify(lo, hi); err != nil || cs.region != region(r) {
+			fail("outside copyspace %d: %v", r, err)
+		}
 	}
-	// The survivor whitelist does not outlive the collection.
-	for _, b := range e.whitelists[survivorRegion].blocks {
-		e.h.fill(b.base, b.size())
-		e.es.discarded += uint64(b.size())
-	}
-	e.whitelists[survivorRegion].blocks = nil
-	for _, b := range e.whitelists[tenureRegion].blocks {
-		e.h.fill(b.base, b.size())
-	}
-}
-
-// trim returns a leftover block: to the region when it ends at the
-// region's top (recycled), else to the whitelist or as a hole.
-func (e *evacuator) trim(r region, b block) {
-	if b.size() == 0 {
-		return
-	}
-	if e.h.recycle(r, b) {
-		e.es.recycled += uint64(b.size())
-		return
-	}
-	e.discard(r, b)
 }
 
 // mergeEvacuatorStats sums the workers' evacuator metrics.
@@ -670,8 +626,6 @@ func mergeEvacuatorStats(evacs []*evacuator) *EvacuatorStats {
 		s.FlushStall += e.es.flushStall
 		s.FlushOverflow += e.es.flushOverflow
 		s.StackOverflows += e.es.stackOverflows
-		s.DiscardedBytes += e.es.discarded
-		s.RecycledBytes += e.es.recycled
 	}
 	return s
 }

@@ -37,7 +37,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 		h.verify(st.GC, "before global collection")
 	}
 	start := time.Now()
-	h.tenureWhitelists = nil // their blocks are holes that compaction removes
+	h.dropTenureWhitespace()
 
 	tenure, nursery := &h.tenureMap, &h.nurseryMap
 	tenure.reset(h.tenureLo, h.tenureTop)
@@ -73,19 +73,17 @@ func (h *Heap) collectGlobal(cause Cause) {
 	for _, lm := range [2]*liveMap{tenure, nursery} {
 		h.eachLive(lm, func(off uintptr) {
 			r := Ref(off >> 3)
-			m := h.MetaOf(r)
 			young := false
-			first, n := h.slotRange(r, m)
-			for i := 0; i < n; i++ {
-				s := first + uintptr(i)*WordSize
-				if v := h.loadAt(s); v.IsRef() {
-					nr := newRef(v.AsRef())
-					h.storeAt(s, FromRef(nr))
-					young = young || (!promote && h.IsYoung(nr))
+			it := h.slotsOf(r, h.MetaOf(r))
+			for off, ref, ok := it.next(h); ok; off, ref, ok = it.next(h) {
+				if off == classSlot {
+					// ClassMetas are updated with the class table.
+					young = young || (!promote && h.IsYoung(ref))
+					continue
 				}
-			}
-			if co := m.ClassObject(); co != 0 && !promote && h.IsYoung(co) {
-				young = true
+				nr := newRef(ref)
+				h.storeAt(off, FromRef(nr))
+				young = young || (!promote && h.IsYoung(nr))
 			}
 			if young && lm == tenure {
 				stillRemembered = append(stillRemembered, off)
@@ -119,7 +117,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 	pause := time.Since(start)
 	st.CPUPct = 100 // marking and compaction run on one thread
 	var none workerStats
-	h.endCollection(st, pause, &none, 0)
+	h.endCollection(st, pause, &none)
 	if h.cfg.Verify {
 		h.verify(st.GC, "after global collection")
 	}
@@ -151,15 +149,9 @@ func (h *Heap) markAll(tenure, nursery *liveMap) {
 	for len(stack) > 0 {
 		r := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		m := h.MetaOf(r)
-		if co := m.ClassObject(); co != 0 {
-			mark(co)
-		}
-		first, n := h.slotRange(r, m)
-		for i := 0; i < n; i++ {
-			if v := h.loadAt(first + uintptr(i)*WordSize); v.IsRef() {
-				mark(v.AsRef())
-			}
+		it := h.slotsOf(r, h.MetaOf(r))
+		for _, ref, ok := it.next(h); ok; _, ref, ok = it.next(h) {
+			mark(ref)
 		}
 	}
 	h.markStack = stack[:0]

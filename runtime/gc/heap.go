@@ -69,11 +69,10 @@ type Heap struct {
 	Hooks // client callbacks into collections (hooks.go)
 
 	// GC workers read the bounds above and ctl for every object they copy;
-	// the whitespace carving state, which they write every few hundred
-	// copies, sits on cache lines of its own.
+	// the whitespace carving state, which they write once per chunk, sits
+	// on cache lines of its own.
 	_          [64]byte
-	regionLock sync.Mutex // guards whitespace carving during collections
-	survTop    uintptr    // next whitespace carve in survivor space during a collection
+	regions    copyRegions // the running nursery collection's carving (whitespace.go)
 	_          [64]byte
 	inGC       bool
 	warming    atomic.Bool   // the GC threads were woken for the coming collection (warm-up)
@@ -84,9 +83,9 @@ type Heap struct {
 	// Global collection scratch, kept between collections.
 	tenureMap, nurseryMap liveMap
 
-	// tenureWhitelists hold each evacuator worker's tenure whitespace,
-	// kept across nursery collections as filler holes; global collections
-	// drop them.
+	// tenureWhitelists hold each GC worker's reusable tenure whitespace,
+	// kept across nursery collections as filler holes (whitespace.go);
+	// global collections drop them.
 	tenureWhitelists []whitelist
 	markStack        []Ref
 
@@ -144,6 +143,19 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 		cfg.MaxInsideCopySize = def.MaxInsideCopySize
 		cfg.InsideCopyDistance = def.InsideCopyDistance
 		cfg.WorkVolumeQuantum = def.WorkVolumeQuantum
+	}
+	for _, f := range []struct {
+		v   *uintptr
+		def uintptr
+	}{
+		{&cfg.ScanCacheMinimumSize, def.ScanCacheMinimumSize},
+		{&cfg.ScanCacheMaximumSize, def.ScanCacheMaximumSize},
+		{&cfg.WhitespaceRefreshThreshold, def.WhitespaceRefreshThreshold},
+		{&cfg.MinReusableWhitespace, def.MinReusableWhitespace},
+	} {
+		if *f.v == 0 {
+			*f.v = f.def
+		}
 	}
 	if err := cfg.check(); err != nil {
 		return nil, err
@@ -247,6 +259,14 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("tlhMaximumSize %d below the minimum %d", cfg.TLABMaximumSize, MinTLABSize)
 	case cfg.TLABInitialSize != 0 && cfg.TLABMaximumSize != 0 && cfg.TLABInitialSize > cfg.TLABMaximumSize:
 		return fmt.Errorf("tlhInitialSize %d exceeds tlhMaximumSize %d", cfg.TLABInitialSize, cfg.TLABMaximumSize)
+	case cfg.ScanCacheMinimumSize < MinScanCacheSize || cfg.ScanCacheMinimumSize%WordSize != 0:
+		return fmt.Errorf("scanCacheMinimumSize %d must be a multiple of 8 of at least %d", cfg.ScanCacheMinimumSize, MinScanCacheSize)
+	case cfg.ScanCacheMaximumSize < cfg.ScanCacheMinimumSize || cfg.ScanCacheMaximumSize%cfg.ScanCacheMinimumSize != 0:
+		return fmt.Errorf("scanCacheMaximumSize %d must be a multiple of scanCacheMinimumSize %d", cfg.ScanCacheMaximumSize, cfg.ScanCacheMinimumSize)
+	case cfg.WhitespaceRefreshThreshold > cfg.ScanCacheMinimumSize || cfg.WhitespaceRefreshThreshold%WordSize != 0:
+		return fmt.Errorf("whitespaceRefreshThreshold %d must be a multiple of 8 of at most scanCacheMinimumSize %d", cfg.WhitespaceRefreshThreshold, cfg.ScanCacheMinimumSize)
+	case cfg.MinReusableWhitespace >= cfg.WhitespaceRefreshThreshold:
+		return fmt.Errorf("minimumReusableWhitespace %d must be below whitespaceRefreshThreshold %d", cfg.MinReusableWhitespace, cfg.WhitespaceRefreshThreshold)
 	case cfg.MaxLiveThreads < 1:
 		return fmt.Errorf("MaxLiveThreads %d must be at least 1", cfg.MaxLiveThreads)
 	}

@@ -63,15 +63,16 @@ func TestHotContainment(t *testing.T) {
 }
 
 func TestArcSlot(t *testing.T) {
-	if arcSlot(64, 0) != 64 || arcSlot(64, 72) != 64 || arcSlot(72, 72) != 72|hotArc {
-		t.Fatal("arcSlot")
+	hot, cold := slots{hot: 128}, slots{}
+	if hot.arc(64) != 64 || cold.arc(64) != 64 || hot.arc(128) != 128|hotArc {
+		t.Fatal("slots.arc")
 	}
 	var s workerStats
-	s.recordCopy(arcSlot(128, 128), 136, 32, false) // contained
-	s.recordCopy(arcSlot(128, 128), 192, 32, false) // next block
-	s.recordCopy(arcSlot(128, 0), 136, 32, false)   // not hot
-	s.recordCopy(noSlot, 136, 32, false)            // root
-	if s.hotCopies != 2 || s.hotContained != 1 || s.copiedObjects != 4 || s.contained[3] != 2 {
+	s.recordCopy(hot.arc(128), 136, 32, survivorRegion, false)  // contained
+	s.recordCopy(hot.arc(128), 192, 32, survivorRegion, false)  // next block
+	s.recordCopy(cold.arc(128), 136, 32, survivorRegion, false) // not hot
+	s.recordCopy(noSlot, 136, 32, survivorRegion, true)         // root: never inside
+	if s.hotCopies != 2 || s.hotContained != 1 || s.copiedObjects != 4 || s.contained[3] != 2 || s.insideBytes != 0 {
 		t.Fatalf("stats %+v", s)
 	}
 }

@@ -52,6 +52,8 @@ func (h *Heap) LogInit() {
 	if h.cfg.GCThreadWarmupPercent > 0 {
 		h.logf("gc,init", "GC Thread Warm-up: when the allocate space is %d%% from full", h.cfg.GCThreadWarmupPercent)
 	}
+	h.logf("gc,init", "Copy Whitespace: chunks %s..%s (scanCacheMinimumSize..scanCacheMaximumSize), refresh threshold %dB, reusable above %dB, overflow refresh after %dB",
+		sizeM(uint64(h.cfg.ScanCacheMinimumSize)), sizeM(uint64(h.cfg.ScanCacheMaximumSize)), h.cfg.WhitespaceRefreshThreshold, h.cfg.MinReusableWhitespace, overflowRefresh)
 	h.logf("gc,init", "Cache Line Size: %dB", CacheLineSize)
 }
 
@@ -88,7 +90,7 @@ func (h *Heap) beginCollection(typ string, cause Cause) *CollectionStats {
 
 // endCollection fills in the results, accumulates the run's totals and
 // writes the log line and the stats object.
-func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *workerStats, inside uint64) {
+func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *workerStats) {
 	st.PauseMs = float64(pause.Nanoseconds()) / 1e6
 	st.HeapAfter = uint64(h.Used())
 	st.HeapCommitted = uint64(h.Committed())
@@ -100,7 +102,7 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 	if st.PauseMs > 0 {
 		st.KBPerMs = float64(ws.copiedBytes) / 1024 / st.PauseMs
 	}
-	st.InsidePct = pct(inside, ws.copiedBytes)
+	st.InsidePct = pct(ws.insideBytes, ws.copiedBytes)
 	st.SmallPct = pct(ws.smallObjects, ws.copiedObjects)
 	st.Contain64 = ws.containedPct(64)
 	st.Contain128 = ws.containedPct(128)
@@ -116,7 +118,6 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 	if st.Type == "nursery" {
 		h.stats.nurseryMs += st.PauseMs
 		h.stats.total.add(ws)
-		h.stats.insideBytes += inside
 	}
 
 	if h.cfg.Log != nil {
@@ -131,7 +132,7 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 			st.KBPerMs, st.InsidePct, st.SmallPct, st.Contain64, st.Contain128, st.Contain256, st.ContainLine, st.HotContain64, st.Remembered)
 		if ev := st.EvacuatorStats; ev != nil {
 			h.logf("gc,stats", "GC(%d) evacuator stack_overflows=%d flush_overflow=%d flush_stall=%d discarded=%dB recycled=%dB activations=%v",
-				st.GC, ev.StackOverflows, ev.FlushOverflow, ev.FlushStall, ev.DiscardedBytes, ev.RecycledBytes, ev.StackActivations)
+				st.GC, ev.StackOverflows, ev.FlushOverflow, ev.FlushStall, st.DiscardedBytes, st.RecycledBytes, ev.StackActivations)
 		}
 		if h.cfg.LogDetail {
 			h.logf("gc,stats", "GC(%d) scanned=%dB cpu=%.0f%% threads=%d stall=%.0fus stalls=%d ttsp=%.0fus unloaded=%d classes=%d tlab_refills=%d tlab_waste=%.1f%% tlab_slow_allocs=%d hot_arcs=%d",
@@ -160,7 +161,7 @@ func (h *Heap) Finish() {
 		Contain128:   t.containedPct(128),
 		Contain256:   t.containedPct(256),
 		HotContain64: pct(t.hotContained, t.hotCopies),
-		InsidePct:    pct(h.stats.insideBytes, t.copiedBytes),
+		InsidePct:    pct(t.insideBytes, t.copiedBytes),
 		DurationMs:   float64(time.Since(h.start).Microseconds()) / 1000,
 		CacheLine:    CacheLineSize,
 	}

@@ -42,25 +42,26 @@ func (h *Heap) collectNursery(cause Cause) {
 	}
 	start := time.Now()
 
-	h.survTop = h.survLo
+	h.regions = copyRegions{survTop: h.survLo}
 	n := h.nurseryWorkers()
 	st.Threads = n
 	h.ctl = newController(h, n)
 	defer func() { h.ctl = nil }()
+	policy := h.newChunkPolicy(n)
 	workers := make([]*worker, n)
-	traversals := make([]traversal, n)
-	var evacs []*evacuator
+	supplies := make([]*whitespace, n)
 	for id := range workers {
-		w := &worker{h: h, id: id, solo: n == 1, hierarchical: h.cfg.Collector == Hierarchical}
-		workers[id] = w
-		traversals[id] = (*scavengerTraversal)(w)
-		if h.cfg.Collector == Recursive {
-			e := newEvacuator(w)
-			evacs = append(evacs, e)
-			traversals[id] = e
+		workers[id] = &worker{h: h, id: id, solo: n == 1, ws: h.newWhitespace(id, policy)}
+		supplies[id] = &workers[id].ws
+	}
+	var listedBefore uint64
+	held := make([][2][]block, n) // each worker's whitespace after its scan (verification)
+	if h.cfg.Verify {
+		for _, w := range supplies {
+			listedBefore += w.listed(tenureRegion)
 		}
 	}
-	h.ctl.evacs = evacs
+	t := h.newTraversal(workers)
 
 	remembered := h.remembered
 	h.remembered = nil
@@ -68,19 +69,28 @@ func (h *Heap) collectNursery(cause Cause) {
 		*h.word(r, 0) &^= hdrRemembered
 	}
 	h.runWorkers(n, func(id int) {
-		w, t := workers[id], traversals[id]
+		w, tw := workers[id], t.workers[id]
 		for i := id; i < len(remembered); i += n {
-			if t.scanRemembered(remembered[i]) {
+			if tw.scanRemembered(remembered[i]) {
 				w.rememberTenured(remembered[i])
 			}
 		}
 		if id == 0 {
-			h.roots.VisitRoots(t.evacuateRoot)
+			h.roots.VisitRoots(tw.evacuateRoot)
 		}
-		t.scanHeap()
-		t.finish()
+		tw.scanHeap()
+		if h.cfg.Verify {
+			tw.holds(&held[id])
+			w.ws.held(&held[id])
+		}
+		tw.finish()
 	})
 	pause := time.Since(start)
+	if h.cfg.Verify {
+		if err := h.verifyDestinations(held, supplies); err != nil {
+			panic(&VerifyError{Msg: fmt.Sprintf("GC(%d) copy destinations: %v", st.GC, err)})
+		}
+	}
 
 	var total workerStats
 	var stall time.Duration
@@ -92,6 +102,17 @@ func (h *Heap) collectNursery(cause Cause) {
 	}
 	if total.copiedBytes != total.scannedBytes {
 		panic(fmt.Sprintf("gc: nursery collection %d copied %d bytes but scanned %d", st.GC, total.copiedBytes, total.scannedBytes))
+	}
+	if h.cfg.Verify {
+		if err := h.verifyAccount(supplies, [2]uint64{total.survivorBytes, total.tenuredBytes}, listedBefore); err != nil {
+			panic(&VerifyError{Msg: fmt.Sprintf("GC(%d) after copying: %v", st.GC, err)})
+		}
+	}
+	for _, w := range supplies {
+		for r := range w.discarded {
+			st.DiscardedBytes += w.discarded[r]
+			st.RecycledBytes += w.recycled[r]
+		}
 	}
 	st.unloaded = h.clearClassTable(func(r Ref) (Ref, bool) {
 		if !h.inEvacuate(r) {
@@ -105,16 +126,10 @@ func (h *Heap) collectNursery(cause Cause) {
 
 	// Flip.
 	h.allocLo, h.allocHi, h.survLo, h.survHi = h.survLo, h.survHi, h.allocLo, h.allocHi
-	h.allocTop = h.survTop
-	h.survTop = h.survLo
+	h.allocTop = h.regions.survTop
 
-	inside := total.scannedBytes - total.listScannedBytes
-	if evacs != nil {
-		st.EvacuatorStats = mergeEvacuatorStats(evacs)
-		inside = 0
-		for _, e := range evacs {
-			inside += e.es.insideBytes
-		}
+	if t.report != nil {
+		t.report(st)
 	}
 	st.StallUs = float64(stall.Microseconds())
 	st.CPUPct = 100
@@ -123,7 +138,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	}
 	st.workers = workerReport(workers)
 	h.lastNurseryCopied = total.copiedBytes
-	h.endCollection(st, pause, &total, inside)
+	h.endCollection(st, pause, &total)
 	if h.cfg.Verify {
 		h.verify(st.GC, "after nursery collection")
 	}
@@ -150,27 +165,49 @@ func (h *Heap) nurseryWorkers() int {
 }
 
 // promotionSlack is the tenure a nursery collection needs beyond the
-// allocate space's contents: whitespace that workers hold in their copy
-// caches, frames and copyspaces is unavailable to the others, so a worker
-// whose region is full may find the other region's free space reserved by
-// its peers. Each worker holds at most about four chunks of the largest
-// whitespace size at once.
+// allocate space's contents: whitespace that workers hold in their
+// copyspaces is unavailable to the others, so a worker whose region is
+// full may find the other region's free space reserved by its peers. Each
+// worker holds at most about four chunks of the largest size at once.
 func (h *Heap) promotionSlack() uintptr {
-	return uintptr(h.cfg.GCThreads) * 4 * tlhMaximum
+	return uintptr(h.cfg.GCThreads) * 4 * h.cfg.ScanCacheMaximumSize
 }
 
-// traversal is what distinguishes the nursery collectors; everything else
-// in a nursery collection is shared.
+// traversal is what distinguishes the nursery collectors: one worker's
+// traversal state. Everything else in a nursery collection is shared.
 type traversal interface {
 	// evacuateRoot copies what a root refers to (if in evacuate space).
 	evacuateRoot(v *Value)
-	// scanRemembered scans a remembered tenured object's slots as roots and
-	// reports whether it still refers into the nursery.
+	// scanRemembered scans a remembered tenured object's references as
+	// roots and reports whether it still refers into the nursery.
 	scanRemembered(r Ref) bool
 	// scanHeap copies and scans until no work is left.
 	scanHeap()
-	// finish returns leftover whitespace.
+	// holds appends the whitespace the traversal's copyspaces hold, per
+	// region (verification).
+	holds(out *[2][]block)
+	// finish returns leftover whitespace to the worker's supply.
 	finish()
+}
+
+// nurseryTraversal is one collection's traversals, one per worker, and
+// the collector's report of its own statistics (nil if none).
+type nurseryTraversal struct {
+	workers []traversal
+	report  func(st *CollectionStats)
+}
+
+// newTraversal creates the configured collector's traversals. A new
+// collector is a new file and a case here.
+func (h *Heap) newTraversal(workers []*worker) nurseryTraversal {
+	switch h.cfg.Collector {
+	case Recursive:
+		return newEvacuators(workers)
+	case Hierarchical:
+		return newScavengers(workers, true)
+	default:
+		return newScavengers(workers, false)
+	}
 }
 
 // clearClassTable processes the weak class table: alive maps a class

@@ -72,3 +72,24 @@ func SlotsSize(n int) uintptr { return uintptr(2+n) * WordSize }
 
 // BytesSize is the size in bytes of a LayoutBytes object holding n bytes.
 func BytesSize(n int) uintptr { return 2*WordSize + (uintptr(n)+WordSize-1)&^(WordSize-1) }
+
+// sizeAt returns the size in bytes of the object at offset off, which must
+// not be forwarded.
+func (h *Heap) sizeAt(off uintptr) uintptr {
+	return h.sizeOf(Ref(off>>3), Meta(uint32(*h.word(Ref(off>>3), 0))))
+}
+
+// sizeOf returns the size of object r with ClassMeta m.
+func (h *Heap) sizeOf(r Ref, m Meta) uintptr {
+	switch m.Layout() {
+	case LayoutFixed:
+		return m.Size()
+	case LayoutSlots:
+		return SlotsSize(h.Length(r))
+	case LayoutBytes:
+		return BytesSize(h.Length(r))
+	case LayoutFiller:
+		return uintptr(*h.word(r, 1))
+	}
+	return 0
+}

@@ -92,7 +92,7 @@ func TestSurvivorOverflowKeepsTenureTight(t *testing.T) {
 		// Without TLABs the allocate space fills exactly up to allocHi.
 		g := newGraphHeap(t, Config{MaxHeap: 16 << 20, NurserySize: 1 << 20, GCThreads: threads, Collector: Hierarchical, Verify: true, NoTLAB: true})
 		g.roots.vals = []Value{Nil}
-		// 3 KB arrays leave a tail in every 32 KB copy cache, so a full
+		// 3 KB arrays leave tails in the copy chunks, so a full
 		// allocate space of them overflows the survivor space.
 		for g.h.allocTop+SlotsSize(375) <= g.h.allocHi {
 			r := g.h.AllocSlots(g.array, 375, Nil)
@@ -105,7 +105,7 @@ func TestSurvivorOverflowKeepsTenureTight(t *testing.T) {
 		if tenured == 0 {
 			t.Fatalf("%d threads: nothing overflowed into tenure", threads)
 		}
-		if slack := uint64(threads) * copyCacheSize; used > tenured+slack {
+		if slack := uint64(threads) * 4 * DefaultScanCacheMaximumSize; used > tenured+slack {
 			t.Errorf("%d threads: tenure holds %d bytes for %d bytes tenured", threads, used, tenured)
 		}
 	}

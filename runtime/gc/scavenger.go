@@ -1,8 +1,9 @@
 package gc
 
 // The scavenger: OMR's nursery collector, the baseline the evacuator is
-// measured against. Copies go to per-worker copy caches; full caches go to
-// a shared scan list. Two traversal orders:
+// measured against. Copies go to per-worker copy caches (copyspaces, one
+// per region); caches with unscanned material go to a shared scan list.
+// Two traversal orders:
 //
 //   - breadthFirst (Cheney): scan caches in the order they were filled;
 //     each object's referents are copied behind everything already copied.
@@ -12,65 +13,224 @@ package gc
 //     estimate is shorter). The half-scanned cache is set aside in the
 //     worker's deferred slot, or goes to the scan list if that is taken.
 //     Scanning resumes mid-object, so a referent's own referents are copied
-//     right behind it.
+//     right behind it. Aliasing stops while more than 20% of the workers
+//     wait.
 //
-// inside_pct counts bytes scanned from caches the worker did not take off
-// the shared scan list.
+// A misfit whose cache keeps its remainder (whitespace.go) is copied solo,
+// into a cache of its own that goes to the scan list at once; a large
+// pointer array copied solo is split into segments for several workers.
+// While peers are stalled, a worker shares its unscanned material.
 
-// scavengerTraversal is the scavenger's side of a nursery collection.
-type scavengerTraversal worker
+// copyCache is a scavenger copyspace with its scan state.
+type copyCache struct {
+	copyspace
+	slot     int  // 1 + the slots position to resume the object at scan; 0: from its start
+	objYoung bool // the object at scan refers into the nursery so far
+	listed   bool // on the scan list
 
-func (t *scavengerTraversal) evacuateRoot(v *Value) {
-	if v.IsRef() && t.h.inEvacuate(v.AsRef()) {
-		*v = FromRef((*worker)(t).forward(v.AsRef(), noSlot))
+	// A segment of a split pointer array: elements [from, to) of array.
+	segment  bool
+	array    Ref
+	from, to int
+}
+
+// scavenger is one worker's scavenger state.
+type scavenger struct {
+	*worker
+	hierarchical bool
+	list         *scanList
+
+	cache    [2]*copyCache // current copy destination per region
+	full     [2]bool       // the region had no whitespace left for this worker
+	overflow [2]uintptr    // misfit bytes copied solo since the cache's refresh
+
+	lastCopy *copyCache // the cache that received the latest copy
+	scanning *copyCache // the cache being scanned
+	deferred *copyCache // a half-scanned cache set aside by aliasing
+	aliasTo  *copyCache // where shouldAlias decided to switch
+
+	_ [128]byte // see worker: no false sharing between workers
+}
+
+// newScavengers returns the traversals of a scavenger collection.
+func newScavengers(workers []*worker, hierarchical bool) nurseryTraversal {
+	list := &scanList{ctl: workers[0].h.ctl}
+	t := nurseryTraversal{workers: make([]traversal, len(workers))}
+	for i, w := range workers {
+		t.workers[i] = &scavenger{worker: w, hierarchical: hierarchical, list: list}
+	}
+	return t
+}
+
+func (s *scavenger) evacuateRoot(v *Value) {
+	if v.IsRef() && s.h.inEvacuate(v.AsRef()) {
+		*v = FromRef(s.forward(v.AsRef(), noSlot))
 	}
 }
 
-func (t *scavengerTraversal) scanRemembered(r Ref) bool {
-	_, young, _ := (*worker)(t).scanObject(r, t.h.MetaOf(r), 0, nil)
+func (s *scavenger) scanRemembered(r Ref) bool {
+	it := s.h.slotsOf(r, s.h.MetaOf(r))
+	young, _ := s.scanSlots(&it, nil)
 	return young
 }
 
 // scanHeap scans until no worker has work left.
-func (t *scavengerTraversal) scanHeap() {
-	w := (*worker)(t)
+func (s *scavenger) scanHeap() {
 	for {
-		c := w.nextWork()
+		c := s.nextWork()
 		if c == nil {
-			if c = w.waitScan(); c == nil {
+			if c = s.list.wait(s.worker); c == nil {
 				return
 			}
-			c.fromList = true
+		}
+		if s.h.cfg.Verify {
+			s.verify()
 		}
 		if c.segment {
-			w.scanSegment(c)
+			s.scanSegment(c)
 			continue
 		}
-		w.scanCache(c)
+		s.scanCache(c)
 	}
 }
 
-func (t *scavengerTraversal) finish() {
-	for _, c := range t.cache {
+func (s *scavenger) finish() {
+	for _, c := range s.cache {
 		if c != nil {
-			t.h.giveBack(c)
+			s.ws.retire(&c.copyspace)
 		}
+	}
+	s.ws.finish()
+}
+
+func (s *scavenger) holds(out *[2][]block) {
+	for _, c := range s.cache {
+		if c != nil {
+			out[c.region] = append(out[c.region], c.whitespace())
+		}
+	}
+}
+
+// forward returns the new location of r, which is in evacuate space,
+// copying it if no one has yet. slot is the referring slot (noSlot for
+// roots and class objects).
+func (s *scavenger) forward(r Ref, slot uintptr) Ref {
+	p, done := s.examine(r)
+	if done {
+		return p.to
+	}
+	c, solo := s.reserve(&p)
+	n, won := s.install(&p, &c.copyspace, slot, c == s.scanning)
+	if solo {
+		s.ws.discard(c.region, c.whitespace())
+		c.seal()
+		if won {
+			s.pushSolo(c, n)
+		}
+		return n
+	}
+	if won {
+		s.lastCopy = c
+	}
+	return n
+}
+
+// reserve returns the cache to copy p into: the current cache of the
+// region its age selects (of the other region once that one is full),
+// refreshed when its remainder is not worth keeping, or a solo cache for a
+// misfit (solo true).
+func (s *scavenger) reserve(p *pendingCopy) (c *copyCache, solo bool) {
+	for _, r := range [2]region{p.region, p.region.other()} {
+		c := s.cache[r]
+		if c != nil && c.free() >= p.size {
+			return c, false
+		}
+		if s.full[r] {
+			continue
+		}
+		if c != nil && s.ws.keepRemainder(&c.copyspace, s.overflow[r]) {
+			if b, ok := s.ws.takeSolo(r, p.size); ok {
+				s.overflow[r] += p.size
+				return &copyCache{copyspace: newCopyspace(r, b)}, true
+			}
+		} else if b, ok := s.ws.take(r, p.size); ok {
+			if c != nil {
+				s.retire(c)
+			}
+			c = &copyCache{copyspace: newCopyspace(r, b)}
+			s.cache[r], s.overflow[r] = c, 0
+			return c, false
+		}
+		s.full[r] = true
+	}
+	panic(outOfSpace())
+}
+
+// retire stops copying into c; its unscanned material goes to the scan list
+// unless it is already there or held by the traversal.
+func (s *scavenger) retire(c *copyCache) {
+	s.ws.retire(&c.copyspace)
+	if c.work() > 0 && !c.listed && !s.isScanning(c) {
+		s.list.push(c)
+	}
+}
+
+// pushSolo queues a solo cache holding one copied object n. A large
+// pointer array is split into segments for different workers instead.
+func (s *scavenger) pushSolo(c *copyCache, n Ref) {
+	h := s.h
+	if s.solo || !splittable(h, n, c.work()) {
+		s.list.push(c)
+		return
+	}
+	c.scan = c.copy // the segments scan it
+	splitArray(h.Length(n), func(from, to int) {
+		s.list.push(&copyCache{copyspace: copyspace{region: c.region}, segment: true, array: n, from: from, to: to})
+	})
+}
+
+// scanSlots forwards the evacuate-space references it yields and reports
+// whether a visited reference now refers into the nursery. It stops early
+// (done false) when hierarchical aliasing decides, after a copy made while
+// scanning cache c, to switch caches.
+func (s *scavenger) scanSlots(it *slots, c *copyCache) (young, done bool) {
+	h := s.h
+	for off, ref, ok := it.next(h); ok; off, ref, ok = it.next(h) {
+		if h.inEvacuate(ref) {
+			s.lastCopy = nil
+			ref = s.forward(ref, it.arc(off))
+			it.store(h, off, ref)
+			if c != nil && s.hierarchical && s.shouldAlias(c) {
+				return young || h.IsYoung(ref), false
+			}
+		}
+		young = young || h.IsYoung(ref)
+	}
+	return young, true
+}
+
+// scanSegment scans elements [from, to) of a split pointer array.
+func (s *scavenger) scanSegment(c *copyCache) {
+	it := segmentSlots(c.array, c.from, c.to)
+	young, _ := s.scanSlots(&it, nil)
+	s.scanned(segmentBytes(c.from, c.to))
+	if young && c.region == tenureRegion {
+		s.rememberTenured(c.array)
 	}
 }
 
 // nextWork picks the next cache to scan: the deferred one, then the shared
 // scan list, then the worker's own copy caches.
-func (w *worker) nextWork() *copyCache {
-	if c := w.deferred; c != nil {
-		w.deferred = nil
+func (s *scavenger) nextWork() *copyCache {
+	if c := s.deferred; c != nil {
+		s.deferred = nil
 		return c
 	}
-	if c := w.h.popScan(); c != nil {
-		c.fromList = true
+	if c := s.list.pop(); c != nil {
 		return c
 	}
-	for _, c := range w.cache {
-		if c != nil && c.unscanned() > 0 {
+	for _, c := range s.cache {
+		if c != nil && c.work() > 0 {
 			return c
 		}
 	}
@@ -79,47 +239,48 @@ func (w *worker) nextWork() *copyCache {
 
 // scanCache scans c until it is exhausted, following aliasing decisions to
 // other caches.
-func (w *worker) scanCache(c *copyCache) {
-	h := w.h
-	shared := h.ctl.n > 1
+func (s *scavenger) scanCache(c *copyCache) {
+	h := s.h
+	shared := !s.solo
 	for c != nil {
-		w.scanning = c
-		w.aliasTo = nil
+		s.scanning = c
+		s.aliasTo = nil
 		for c.scan < c.copy {
 			r := Ref(c.scan >> 3)
 			m := h.MetaOf(r)
-			next, young, done := w.scanObject(r, m, c.slot, c)
+			it := h.slotsOf(r, m)
+			if c.slot != 0 {
+				it.at(c.slot - 1)
+			}
+			young, done := s.scanSlots(&it, c)
 			c.objYoung = c.objYoung || young
 			if !done {
-				c.slot = next
+				c.slot = it.pos() + 1
 				break
 			}
 			size := h.sizeOf(r, m)
 			if c.region == tenureRegion && c.objYoung {
-				w.rememberTenured(r)
+				s.rememberTenured(r)
 			}
 			c.objYoung, c.slot = false, 0
 			c.scan += size
-			w.stats.scannedBytes += uint64(size)
-			if c.fromList {
-				w.stats.listScannedBytes += uint64(size)
-			}
+			s.scanned(size)
 			if shared && h.stalled() {
-				w.shareWork()
+				s.shareWork()
 			}
 		}
-		w.scanning = nil
-		next := w.aliasTo
+		s.scanning = nil
+		next := s.aliasTo
 		if next == nil {
 			return
 		}
-		if next == w.deferred {
-			w.deferred = nil
+		if next == s.deferred {
+			s.deferred = nil
 		}
-		if w.deferred == nil {
-			w.deferred = c
+		if s.deferred == nil {
+			s.deferred = c
 		} else {
-			h.pushScan(w.detach(c))
+			s.list.push(s.detach(c))
 		}
 		c = next
 	}
@@ -127,23 +288,66 @@ func (w *worker) scanCache(c *copyCache) {
 
 // shouldAlias decides, after a copy made while scanning c, whether to
 // switch to the cache that received it.
-func (w *worker) shouldAlias(c *copyCache) bool {
-	d := w.lastCopy
-	if d == nil || d == c || d.listed || d.unscanned() == 0 {
+func (s *scavenger) shouldAlias(c *copyCache) bool {
+	d := s.lastCopy
+	if d == nil || d == c || d.listed || d.work() == 0 {
 		return false
 	}
-	if ctl := w.h.ctl; ctl.n > 1 && 5*int(ctl.waiting.Load()) > ctl.n {
+	if ctl := s.h.ctl; ctl.n > 1 && 5*int(ctl.waiting.Load()) > ctl.n {
 		return false // aliasing inhibited: more than 20% of the workers wait
 	}
-	if w.cache[c.region] == c && d.unscanned() >= c.unscanned() {
+	if s.cache[c.region] == c && d.work() >= c.work() {
 		return false
 	}
-	w.aliasTo = d
+	s.aliasTo = d
 	return true
 }
 
 // isScanning reports whether c is held by the traversal (being scanned or
 // deferred), so retiring it must not put it on the scan list.
-func (w *worker) isScanning(c *copyCache) bool {
-	return c == w.scanning || c == w.deferred || c == w.aliasTo
+func (s *scavenger) isScanning(c *copyCache) bool {
+	return c == s.scanning || c == s.deferred || c == s.aliasTo
+}
+
+// shareWork, called while peers are stalled, moves the worker's own
+// unscanned material (the deferred cache and the copied parts of its copy
+// caches) to the scan list.
+func (s *scavenger) shareWork() {
+	if c := s.deferred; c != nil {
+		s.deferred = nil
+		s.list.push(s.detach(c))
+	}
+	for _, c := range s.cache {
+		if c == nil || c == s.scanning || c.listed || c.work() < 1024 {
+			continue
+		}
+		s.list.push(s.detach(c))
+	}
+}
+
+// detach returns c's unscanned material as a cache another worker may
+// scan: c itself, or, when c is still one of this worker's copy
+// destinations, a new cache covering [scan, copy) that takes over the
+// progress through the object at scan.
+func (s *scavenger) detach(c *copyCache) *copyCache {
+	if c != s.cache[c.region] {
+		return c
+	}
+	part := &copyCache{copyspace: copyspace{region: c.region, base: c.scan, scan: c.scan, copy: c.copy, end: c.copy},
+		slot: c.slot, objYoung: c.objYoung}
+	c.scan, c.slot, c.objYoung = c.copy, 0, false
+	return part
+}
+
+// verify checks the worker's copy caches (-Xcheck:gc).
+func (s *scavenger) verify() {
+	for _, c := range s.cache {
+		if c == nil {
+			continue
+		}
+		lo, hi := s.h.regionBounds(c.region)
+		if err := c.verify(lo, hi); err != nil {
+			panic(&VerifyError{Msg: "scavenger worker: " + err.Error()})
+		}
+	}
 }

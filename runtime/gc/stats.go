@@ -1,6 +1,29 @@
 package gc
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Statistics, each with one definition for every collector. A worker
+// counts its copies as it installs them (forward.go, recordCopy); the
+// collection sums the workers.
+//
+//   - copied: objects and bytes copied (winners of forwarding races only);
+//     survivor and tenured split them by destination region.
+//   - scanned: bytes of copied material scanned; equal to copied at the
+//     end of every nursery collection (checked).
+//   - inside_pct: the share of copied bytes copied, while the worker was
+//     scanning an object, into a copyspace of its current scan structure:
+//     the scavenger's cache being scanned, any frame of the evacuator's
+//     stack. Copies from roots, the remembered set's class objects and
+//     class objects (noSlot) are never inside. It measures how much of the
+//     copying lands where the traversal scans next, without a hand-off.
+//   - small_pct: copied objects of at most smallObjectSize bytes.
+//   - contain_N: the share of copies whose referring slot and copy lie in
+//     one N-byte aligned block (slot XOR copy < N); root copies never are.
+//     hot_contain_64 is contain_64 of the copies made through their
+//     class's hottest slot.
 
 // workerStats are one GC worker's counters for one collection; the
 // collection merges them into a CollectionStats.
@@ -8,7 +31,7 @@ type workerStats struct {
 	copiedBytes, copiedObjects  uint64
 	survivorBytes, tenuredBytes uint64
 	scannedBytes                uint64
-	listScannedBytes            uint64 // scanned from caches taken off the shared scan list
+	insideBytes                 uint64 // see inside_pct above
 	smallObjects                uint64 // copied objects of at most smallObjectSize bytes
 	contained                   [32]uint64
 	remembered                  uint64 // objects added to the remembered set
@@ -20,10 +43,11 @@ type workerStats struct {
 const smallObjectSize = 256
 
 // recordCopy counts one copied object. slot is the offset of the referring
-// slot, or noSlot for roots, which are never contained; a slot tagged with
-// hotArc (see arcSlot) is its class's hottest slot and is also counted for
-// hot_contain_64.
-func (s *workerStats) recordCopy(slot, to, size uintptr, tenured bool) {
+// slot, or noSlot for roots and class objects, which are never contained
+// or inside; a slot tagged with hotArc (see slots.arc) is its class's
+// hottest slot and is also counted for hot_contain_64. inside says whether
+// the copy landed in the worker's current scan structure.
+func (s *workerStats) recordCopy(slot, to, size uintptr, r region, inside bool) {
 	if slot != noSlot && slot&hotArc != 0 {
 		slot &^= hotArc
 		s.hotCopies++
@@ -33,10 +57,13 @@ func (s *workerStats) recordCopy(slot, to, size uintptr, tenured bool) {
 	}
 	s.copiedBytes += uint64(size)
 	s.copiedObjects++
-	if tenured {
+	if r == tenureRegion {
 		s.tenuredBytes += uint64(size)
 	} else {
 		s.survivorBytes += uint64(size)
+	}
+	if inside && slot != noSlot {
+		s.insideBytes += uint64(size)
 	}
 	if size <= smallObjectSize {
 		s.smallObjects++
@@ -61,7 +88,7 @@ func (s *workerStats) add(o *workerStats) {
 	s.survivorBytes += o.survivorBytes
 	s.tenuredBytes += o.tenuredBytes
 	s.scannedBytes += o.scannedBytes
-	s.listScannedBytes += o.listScannedBytes
+	s.insideBytes += o.insideBytes
 	s.smallObjects += o.smallObjects
 	s.remembered += o.remembered
 	s.hotCopies += o.hotCopies
@@ -129,6 +156,10 @@ type CollectionStats struct {
 	TLABWastePct   float64 `json:"tlab_waste_pct"`
 	TLABSlowAllocs int     `json:"tlab_slow_allocs"`
 
+	// Copy whitespace (whitespace.go), nursery collections.
+	DiscardedBytes uint64 `json:"discarded_bytes"` // whitespace filled as holes
+	RecycledBytes  uint64 `json:"recycled_bytes"`  // whitespace given back to its region
+
 	*EvacuatorStats // recursive collections only
 
 	unloaded int    // classes unloaded (logged in the detail line)
@@ -141,8 +172,6 @@ type EvacuatorStats struct {
 	FlushStall       uint64   `json:"flush_stall"`       // copies sent outside because a peer stalled
 	FlushOverflow    uint64   `json:"flush_overflow"`    // copies sent outside by an outside-copyspace overflow
 	StackOverflows   uint64   `json:"stack_overflows"`
-	DiscardedBytes   uint64   `json:"discarded_bytes"` // whitespace filled as holes
-	RecycledBytes    uint64   `json:"recycled_bytes"`  // whitespace returned to its region
 }
 
 // Summary is the last object of the stats file.
@@ -169,7 +198,18 @@ type heapStats struct {
 	gcCount, nurseryCount, globalCount int
 	gcMs, nurseryMs                    float64
 	total                              workerStats // nursery collections only
-	insideBytes                        uint64      // nursery collections: bytes counted as inside
 	classesUnloaded                    int
 	warmups                            int // collection cycles that warmed GC threads up (tests)
+}
+
+// workerReport describes one worker's share for the [gc,stats] detail.
+func workerReport(ws []*worker) string {
+	s := ""
+	for i, w := range ws {
+		if i > 0 {
+			s += " "
+		}
+		s += fmt.Sprintf("w%d=%dB", i, w.stats.copiedBytes)
+	}
+	return s
 }

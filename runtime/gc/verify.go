@@ -79,23 +79,15 @@ func (h *Heap) verify(gcNum int, when string) {
 			r := Ref(off >> 3)
 			m := h.MetaOf(r)
 			young := false
-			if co := m.ClassObject(); co != 0 {
-				if !isStart(co) {
-					fail("ClassMeta %#x of object at %#x names class object %#x in %s", uint32(m), off, uintptr(co)<<3, where(co))
+			it := h.slotsOf(r, m)
+			for s, ref, ok := it.next(h); ok; s, ref, ok = it.next(h) {
+				switch {
+				case s == classSlot && !isStart(ref):
+					fail("ClassMeta %#x of object at %#x names class object %#x in %s", uint32(m), off, uintptr(ref)<<3, where(ref))
+				case s != classSlot && !isStart(ref):
+					fail("slot at %#x (word %d) of object at %#x refers to %#x in %s", s, (s-off)/WordSize, off, uintptr(ref)<<3, where(ref))
 				}
-				young = h.IsYoung(co)
-			}
-			first, n := h.slotRange(r, m)
-			for i := 0; i < n; i++ {
-				s := first + uintptr(i)*WordSize
-				v := h.loadAt(s)
-				if !v.IsRef() {
-					continue
-				}
-				if !isStart(v.AsRef()) {
-					fail("slot %d (at %#x) of object at %#x refers to %#x in %s", i, s, off, uintptr(v.AsRef())<<3, where(v.AsRef()))
-				}
-				young = young || h.IsYoung(v.AsRef())
+				young = young || h.IsYoung(ref)
 			}
 			if young && !h.IsYoung(r) && !inRemembered[r] {
 				fail("tenured object at %#x refers into the nursery but is not remembered", off)

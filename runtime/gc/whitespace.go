@@ -1,160 +1,316 @@
 package gc
 
-// Evacuator spaces that hold whitespace (free, reserved room for copies)
-// and work (copied, unscanned material). See EVACUATOR.md §1.
-
-// Remainder thresholds (EVACUATOR.md §2.7).
-const (
-	// stackRemainderDrop: a frame's whitespace remainder may be dropped
-	// (and the frame refreshed) only when it is at most this big.
-	stackRemainderDrop = 32
-	// minReusableWhitespace: the whitelist keeps only blocks above this;
-	// an outside copyspace with at most this much left is refreshed.
-	minReusableWhitespace = 256
-	// refreshThreshold: the smallest whitelist block worth taking; an
-	// outside remainder below it (and above minReusableWhitespace) sets the
-	// overflow condition. Also the floor of the work release threshold.
-	refreshThreshold = 768
-	// overflowRefresh: after this many bytes of overflow copies the
-	// outside copyspace is refreshed anyway.
-	overflowRefresh = 4096
-	// Whitespace chunk (TLH) bounds: requests are multiples of tlhMinimum,
-	// at most tlhMaximum, shrinking as the survivor space fills.
-	tlhMinimum = 8 << 10
-	tlhMaximum = 128 << 10
-	// whitelistSize bounds each region's whitelist.
-	whitelistSize = 15
+import (
+	"fmt"
+	"slices"
+	"sync"
 )
 
-// block is a range of whitespace [base, end).
-type block struct{ base, end uintptr }
+// The whitespace supply: where every nursery traversal gets room to copy
+// into and returns what it did not use. One policy for all collectors, so
+// that collectors compared with the same configuration carve the same
+// sizes (EVACUATOR.md §2.7, OMR's evacuator):
+//
+//   - A chunk (OMR: a TLH) is carved from a region at a time. Its size is
+//     the chunk ceiling for tenure; for survivor space it shrinks as the
+//     space fills, toward an eighth of what is left, in multiples of
+//     Config.ScanCacheMinimumSize (the floor). The ceiling starts at
+//     Config.ScanCacheMaximumSize and is lowered, in steps of the floor,
+//     while four chunks per worker would exceed the survivor space.
+//   - A worker keeps reusable remainders (more than
+//     Config.MinReusableWhitespace bytes) in a whitelist per region and
+//     takes whitespace from it first, when its largest block holds at
+//     least Config.WhitespaceRefreshThreshold bytes (or the object, for a
+//     solo copy). Smaller remainders are filled as holes.
+//   - A remainder at the top of its region is given back to the region
+//     (recycled). At the end of a collection the survivor whitelist is
+//     filled; the tenure whitelist persists, formatted as filler objects,
+//     until a global collection compacts tenure.
+//   - When an object does not fit a copyspace, the copyspace is refreshed
+//     (a new chunk; the old remainder goes to the whitelist or a hole) if
+//     its remainder is at most Config.MinReusableWhitespace bytes or more
+//     than overflowRefresh bytes of misfits have gone elsewhere since its
+//     last refresh; otherwise the misfit goes elsewhere (keepRemainder).
+//
+// Carving is the only shared step: the region heads are guarded by
+// copyRegions.mu, taken once per chunk.
 
-func (b block) size() uintptr { return b.end - b.base }
+// overflowRefresh bounds the misfits placed elsewhere before a copyspace
+// with a large remainder is refreshed anyway: one work quantum (OMR).
+const overflowRefresh = 4096
 
-// copyspace is [base, copy, end): base..copy is copied, unscanned work;
-// copy..end is whitespace.
-type copyspace struct {
-	base, copy, end uintptr
+// copyRegions is the carving state of the running nursery collection,
+// shared by its workers.
+type copyRegions struct {
+	mu      sync.Mutex
+	survTop uintptr    // next carve in survivor space
+	carved  [2]uintptr // bytes carved per region (verifyDestinations)
 }
 
-func (c *copyspace) free() uintptr { return c.end - c.copy }
-func (c *copyspace) work() uintptr { return c.copy - c.base }
-
-// whitelist is a bounded max-heap of whitespace blocks of one region,
-// largest on top. Blocks of minReusableWhitespace bytes or less are not
-// kept. While in the list a block is formatted as a filler object, so the
-// heap stays walkable between collections (the tenure whitelist persists
-// across nursery collections).
-type whitelist struct {
-	blocks []block
-}
-
-// add offers a block; it returns the block that was not kept (the offered
-// one, or a smaller one it displaced), which the caller must dispose of.
-func (wl *whitelist) add(b block) (dropped block, ok bool) {
-	if b.size() <= minReusableWhitespace {
-		return b, true
-	}
-	if len(wl.blocks) < whitelistSize {
-		wl.blocks = append(wl.blocks, b)
-		wl.up(len(wl.blocks) - 1)
-		return block{}, false
-	}
-	// Full: replace the first smaller entry from the middle on (the leaves).
-	for i := len(wl.blocks) / 2; i < len(wl.blocks); i++ {
-		if wl.blocks[i].size() < b.size() {
-			dropped, wl.blocks[i] = wl.blocks[i], b
-			wl.up(i)
-			return dropped, true
+// carveWhitespace takes at least minSize and at most want bytes from region r. It
+// returns false when r cannot supply minSize bytes.
+func (h *Heap) carveWhitespace(r region, minSize, want uintptr) (block, bool) {
+	cr := &h.regions
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	var b block
+	if r == survivorRegion {
+		free := h.survHi - cr.survTop
+		if free < minSize {
+			return block{}, false
 		}
+		b = block{cr.survTop, cr.survTop + min(want, free)}
+		cr.survTop = b.end
+	} else {
+		if h.tenureHi-h.tenureTop < minSize {
+			return block{}, false
+		}
+		size := min(want, h.tenureHi-h.tenureTop)
+		off, ok := h.bumpTenure(size)
+		if !ok {
+			if off, ok = h.bumpTenure(minSize); !ok {
+				return block{}, false
+			}
+			size = minSize
+		}
+		b = block{off, off + size}
 	}
+	cr.carved[r] += b.size()
 	return b, true
 }
 
-// take removes and returns the top block if it holds at least n bytes.
-func (wl *whitelist) take(n uintptr) (block, bool) {
-	if len(wl.blocks) == 0 || wl.blocks[0].size() < n {
-		return block{}, false
+// recycle gives block b back to region r if it is the last block carved
+// there.
+func (h *Heap) recycle(r region, b block) bool {
+	cr := &h.regions
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	switch {
+	case r == survivorRegion && b.end == cr.survTop:
+		cr.survTop = b.base
+	case r == tenureRegion && b.end == h.tenureTop:
+		h.tenureTop = b.base
+	default:
+		return false
 	}
-	top := wl.blocks[0]
-	last := len(wl.blocks) - 1
-	wl.blocks[0] = wl.blocks[last]
-	wl.blocks = wl.blocks[:last]
-	wl.down(0)
-	return top, true
+	return true
 }
 
-func (wl *whitelist) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if wl.blocks[p].size() >= wl.blocks[i].size() {
-			return
+// survivorFree returns the survivor space not yet carved.
+func (h *Heap) survivorFree() uintptr {
+	cr := &h.regions
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	return h.survHi - cr.survTop
+}
+
+// chunkPolicy sizes chunks; it is fixed for one collection.
+type chunkPolicy struct {
+	floor, ceiling uintptr
+}
+
+// newChunkPolicy returns the policy for a collection with n workers.
+func (h *Heap) newChunkPolicy(n int) chunkPolicy {
+	p := chunkPolicy{floor: h.cfg.ScanCacheMinimumSize, ceiling: h.cfg.ScanCacheMaximumSize}
+	for p.ceiling > p.floor && 4*p.ceiling*uintptr(n) > h.survHi-h.survLo {
+		p.ceiling -= p.floor
+	}
+	return p
+}
+
+// size returns the chunk to carve from region r when survivorFree bytes of
+// survivor space are left.
+func (p *chunkPolicy) size(r region, survivorFree uintptr) uintptr {
+	if r == tenureRegion {
+		return p.ceiling
+	}
+	return min(p.ceiling, max(survivorFree/8/p.floor*p.floor, p.floor))
+}
+
+// whitespace is one worker's supply of copy whitespace.
+type whitespace struct {
+	h           *Heap
+	policy      chunkPolicy
+	refresh     uintptr // smallest whitelist block worth taking
+	minReusable uintptr // smallest remainder worth keeping
+	lists       [2]*whitelist
+
+	discarded [2]uint64 // bytes filled as holes, per region
+	recycled  [2]uint64 // bytes given back to their region
+}
+
+func (h *Heap) newWhitespace(id int, policy chunkPolicy) whitespace {
+	return whitespace{
+		h:           h,
+		policy:      policy,
+		refresh:     h.cfg.WhitespaceRefreshThreshold,
+		minReusable: h.cfg.MinReusableWhitespace,
+		lists:       [2]*whitelist{{}, h.tenureWhitelist(id)},
+	}
+}
+
+// tenureWhitelist returns worker id's persistent tenure whitelist.
+func (h *Heap) tenureWhitelist(id int) *whitelist {
+	if len(h.tenureWhitelists) < h.cfg.GCThreads {
+		// Grow once, before any worker holds a pointer into the slice.
+		h.tenureWhitelists = append(h.tenureWhitelists, make([]whitelist, h.cfg.GCThreads-len(h.tenureWhitelists))...)
+	}
+	return &h.tenureWhitelists[id]
+}
+
+// dropTenureWhitespace forgets the persistent tenure whitelists: a global
+// collection compacts tenure, removing the holes they describe.
+func (h *Heap) dropTenureWhitespace() { h.tenureWhitelists = nil }
+
+// take returns whitespace for a copyspace that must hold size bytes: the
+// whitelist's top if it holds at least the refresh threshold, else a
+// chunk.
+func (w *whitespace) take(r region, size uintptr) (block, bool) {
+	return w.get(r, size, max(size, w.refresh))
+}
+
+// takeSolo returns whitespace for one object of size bytes copied on its
+// own: any whitelist block that holds it, else a chunk.
+func (w *whitespace) takeSolo(r region, size uintptr) (block, bool) {
+	return w.get(r, size, size)
+}
+
+func (w *whitespace) get(r region, size, listMin uintptr) (block, bool) {
+	if b, ok := w.lists[r].take(listMin); ok {
+		return b, true
+	}
+	want := w.policy.ceiling
+	if r == survivorRegion {
+		want = w.policy.size(r, w.h.survivorFree())
+	}
+	return w.h.carveWhitespace(r, size, max(want, size))
+}
+
+// keepRemainder reports whether a copyspace that cannot hold an object
+// keeps its remainder (the misfit goes elsewhere) rather than being
+// refreshed; overflowed is the misfit volume since its last refresh.
+func (w *whitespace) keepRemainder(c *copyspace, overflowed uintptr) bool {
+	return c.free() > w.minReusable && overflowed <= overflowRefresh
+}
+
+// discard disposes of a remainder: the whitelist keeps it if it is worth
+// reusing (displacing a smaller one), anything else becomes a hole.
+func (w *whitespace) discard(r region, b block) {
+	if b.size() == 0 {
+		return
+	}
+	if d, dropped := w.lists[r].add(b, w.minReusable); dropped && d.size() > 0 {
+		w.h.fill(d.base, d.size())
+		w.discarded[r] += uint64(d.size())
+	}
+}
+
+// trim disposes of a remainder that may end at its region's top: it is
+// given back to the region if so, else discarded.
+func (w *whitespace) trim(r region, b block) {
+	if b.size() == 0 {
+		return
+	}
+	if w.h.recycle(r, b) {
+		w.recycled[r] += uint64(b.size())
+		return
+	}
+	w.discard(r, b)
+}
+
+// retire ends copying into c, trimming its remainder.
+func (w *whitespace) retire(c *copyspace) {
+	w.trim(c.region, c.whitespace())
+	c.seal()
+}
+
+// finish ends the collection for this worker: the survivor whitelist is
+// filled (its blocks do not outlive the collection) and the tenure
+// whitelist's blocks are formatted as holes until they are reused.
+func (w *whitespace) finish() {
+	for _, b := range w.lists[survivorRegion].blocks {
+		w.h.fill(b.base, b.size())
+		w.discarded[survivorRegion] += uint64(b.size())
+	}
+	w.lists[survivorRegion].blocks = nil
+	for _, b := range w.lists[tenureRegion].blocks {
+		w.h.fill(b.base, b.size())
+	}
+}
+
+// held appends the whitespace blocks the supply holds to out[r].
+func (w *whitespace) held(out *[2][]block) {
+	for r := range w.lists {
+		out[r] = append(out[r], w.lists[r].blocks...)
+	}
+}
+
+// listed returns the bytes of region r's whitelist.
+func (w *whitespace) listed(r region) uint64 {
+	var n uint64
+	for _, b := range w.lists[r].blocks {
+		n += uint64(b.size())
+	}
+	return n
+}
+
+// verifyAccount checks, for -Xcheck:gc at the end of a collection, that
+// every byte of whitespace the workers had (carved this collection, or in
+// a tenure whitelist at its start: listedBefore) was copied into, given
+// back, filled as a hole or is still whitelisted.
+func (h *Heap) verifyAccount(supplies []*whitespace, copied [2]uint64, listedBefore uint64) error {
+	for r := range copied {
+		had := uint64(h.regions.carved[r])
+		if region(r) == tenureRegion {
+			had += listedBefore
 		}
-		wl.blocks[p], wl.blocks[i] = wl.blocks[i], wl.blocks[p]
-		i = p
-	}
-}
-
-func (wl *whitelist) down(i int) {
-	for {
-		l, big := 2*i+1, i
-		if l < len(wl.blocks) && wl.blocks[l].size() > wl.blocks[big].size() {
-			big = l
+		used := copied[r]
+		for _, w := range supplies {
+			used += w.discarded[r] + w.recycled[r] + w.listed(region(r))
 		}
-		if r := l + 1; r < len(wl.blocks) && wl.blocks[r].size() > wl.blocks[big].size() {
-			big = r
-		}
-		if big == i {
-			return
-		}
-		wl.blocks[i], wl.blocks[big] = wl.blocks[big], wl.blocks[i]
-		i = big
-	}
-}
-
-// workspace is a run of contiguous copied objects awaiting scanning.
-type workspace struct {
-	region     region
-	base, size uintptr // size: bytes to scan (for a segment, 8 per element)
-
-	// A segment of a split pointer array at base: elements [from, to).
-	segment  bool
-	from, to int
-}
-
-// worklist is a worker's FIFO of workspaces with its published volume.
-// Adding a run that starts where the tail ends extends the tail.
-type worklist struct {
-	items  []workspace
-	head   int
-	volume uintptr
-}
-
-func (wl *worklist) add(ws workspace) {
-	wl.volume += ws.size
-	if n := len(wl.items); n > wl.head {
-		if t := &wl.items[n-1]; !t.segment && !ws.segment && t.region == ws.region && t.base+t.size == ws.base {
-			t.size += ws.size
-			return
+		if had != used {
+			return fmt.Errorf("%s whitespace unaccounted: %d bytes carved or listed, %d copied, given back, filled or listed", region(r), had, used)
 		}
 	}
-	wl.items = append(wl.items, ws)
+	return nil
 }
 
-func (wl *worklist) peek() (workspace, bool) {
-	if wl.head == len(wl.items) {
-		return workspace{}, false
+// regionBounds returns the bounds of region r, fixed during a collection.
+func (h *Heap) regionBounds(r region) (lo, hi uintptr) {
+	if r == survivorRegion {
+		return h.survLo, h.survHi
 	}
-	return wl.items[wl.head], true
+	return h.tenureLo, h.tenureHi
 }
 
-func (wl *worklist) take() (workspace, bool) {
-	if wl.head == len(wl.items) {
-		wl.items, wl.head = wl.items[:0], 0
-		return workspace{}, false
+// verifyDestinations checks, for -Xcheck:gc, that the whitespace every
+// worker held when its scan ended (its copyspaces' tails and whitelist
+// blocks, per worker and region) lies inside its region and that no two
+// blocks overlap, and that every whitelist is well formed.
+func (h *Heap) verifyDestinations(held [][2][]block, supplies []*whitespace) error {
+	for _, w := range supplies {
+		for _, wl := range w.lists {
+			if err := wl.verify(w.minReusable); err != nil {
+				return err
+			}
+		}
 	}
-	ws := wl.items[wl.head]
-	wl.head++
-	wl.volume -= ws.size
-	return ws, true
+	for r := range 2 {
+		var bs []block
+		for _, hw := range held {
+			bs = append(bs, hw[r]...)
+		}
+		bs = slices.DeleteFunc(bs, func(b block) bool { return b.size() == 0 })
+		slices.SortFunc(bs, func(a, b block) int { return int(a.base) - int(b.base) })
+		lo, hi := h.regionBounds(region(r))
+		for i, b := range bs {
+			if b.base < lo || b.end > hi || b.base > b.end {
+				return fmt.Errorf("%s whitespace [%#x, %#x) outside the region [%#x, %#x)", region(r), b.base, b.end, lo, hi)
+			}
+			if i > 0 && bs[i-1].end > b.base {
+				return fmt.Errorf("%s whitespace [%#x, %#x) overlaps [%#x, %#x)", region(r), bs[i-1].base, bs[i-1].end, b.base, b.end)
+			}
+		}
+	}
+	return nil
 }

@@ -187,6 +187,25 @@ var options = []option{
 		def:  func(d gc.Config) string { return strconv.Itoa(d.WorkVolumeQuanta) },
 		num:  func(s *settings, n int) { s.cfg.WorkVolumeQuanta = n }},
 
+	// Copy whitespace: one chunk and remainder policy for every nursery
+	// collector (runtime/gc/whitespace.go), with OMR's names and defaults.
+	{name: "-Xgc:scanCacheMinimumSize=", kind: kindText, meta: "<size>", xopt: true,
+		help: "smallest whitespace chunk a GC worker carves to copy into, and the chunk granularity (1k..4g, a multiple of 8)",
+		def:  func(d gc.Config) string { return formatSize(d.ScanCacheMinimumSize) },
+		text: sizeIn(gc.MinScanCacheSize, 4<<30, func(s *settings, n uintptr) { s.cfg.ScanCacheMinimumSize = n })},
+	{name: "-Xgc:scanCacheMaximumSize=", kind: kindText, meta: "<size>", xopt: true,
+		help: "largest whitespace chunk (1k..4g, a multiple of -Xgc:scanCacheMinimumSize)",
+		def:  func(d gc.Config) string { return formatSize(d.ScanCacheMaximumSize) },
+		text: sizeIn(gc.MinScanCacheSize, 4<<30, func(s *settings, n uintptr) { s.cfg.ScanCacheMaximumSize = n })},
+	{name: "-XXgc:whitespaceRefreshThreshold=", kind: kindText, meta: "<size>", xopt: true,
+		help: "smallest reused remainder a copyspace is refreshed with (8..4g, a multiple of 8, at most -Xgc:scanCacheMinimumSize)",
+		def:  func(d gc.Config) string { return strconv.Itoa(int(d.WhitespaceRefreshThreshold)) },
+		text: sizeIn(8, 4<<30, func(s *settings, n uintptr) { s.cfg.WhitespaceRefreshThreshold = n })},
+	{name: "-XXgc:minimumReusableWhitespace=", kind: kindText, meta: "<size>", xopt: true,
+		help: "remainders up to this size become holes, larger ones are kept for reuse (8..4g, below the refresh threshold)",
+		def:  func(d gc.Config) string { return strconv.Itoa(int(d.MinReusableWhitespace)) },
+		text: sizeIn(8, 4<<30, func(s *settings, n uintptr) { s.cfg.MinReusableWhitespace = n })},
+
 	// Hot-field profiler (runtime/jit_hints, issue 6). The interpreter
 	// always counts field reads (hot_contain_64, -Xjit:saveHints). Feeding
 	// the counts to the scan order is off by default: with the default
@@ -596,6 +615,17 @@ func (s *settings) finish() error {
 	case c.NurserySize > c.MaxHeap/2:
 		return usagef("nursery size %s (-Xmn) exceeds half the maximum heap size %s (-Xmx)",
 			formatSize(c.NurserySize), formatSize(c.MaxHeap))
+	case c.ScanCacheMinimumSize%gc.WordSize != 0:
+		return usagef("scan cache minimum size %s (-Xgc:scanCacheMinimumSize) is not a multiple of 8", formatSize(c.ScanCacheMinimumSize))
+	case c.ScanCacheMaximumSize < c.ScanCacheMinimumSize || c.ScanCacheMaximumSize%c.ScanCacheMinimumSize != 0:
+		return usagef("scan cache maximum size %s (-Xgc:scanCacheMaximumSize) is not a multiple of the minimum %s (-Xgc:scanCacheMinimumSize)",
+			formatSize(c.ScanCacheMaximumSize), formatSize(c.ScanCacheMinimumSize))
+	case c.WhitespaceRefreshThreshold%gc.WordSize != 0 || c.WhitespaceRefreshThreshold > c.ScanCacheMinimumSize:
+		return usagef("whitespace refresh threshold %d (-XXgc:whitespaceRefreshThreshold) must be a multiple of 8 of at most the scan cache minimum size %s (-Xgc:scanCacheMinimumSize)",
+			c.WhitespaceRefreshThreshold, formatSize(c.ScanCacheMinimumSize))
+	case c.MinReusableWhitespace >= c.WhitespaceRefreshThreshold:
+		return usagef("minimum reusable whitespace %d (-XXgc:minimumReusableWhitespace) must be below the refresh threshold %d (-XXgc:whitespaceRefreshThreshold)",
+			c.MinReusableWhitespace, c.WhitespaceRefreshThreshold)
 	case c.TLABInitialSize != 0 && c.TLABMaximumSize != 0 && c.TLABInitialSize > c.TLABMaximumSize:
 		return usagef("initial TLAB size %s (-Xgc:tlhInitialSize) exceeds the maximum TLAB size %s (-Xgc:tlhMaximumSize)",
 			formatSize(c.TLABInitialSize), formatSize(c.TLABMaximumSize))

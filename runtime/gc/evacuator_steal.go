@@ -1,0 +1,110 @@
+package gc
+
+// Evacuator work sharing: releasing work to the worker's own worklist,
+// stealing from the donor with the largest volume, and stalling when no
+// worker has any (the scheduler, scheduler.go, does the waiting).
+
+// addWork puts a workspace on the evacuator's worklist, splitting large
+// pointer arrays when there are peers to share them with, and wakes a
+// stalled peer.
+func (e *evacuator) addWork(ws workspace) {
+	h := e.h
+	n := Ref(ws.base >> 3)
+	e.listMu.Lock()
+	if ws.segment || e.solo || !splittable(h, n, ws.size) {
+		e.work.add(ws)
+	} else {
+		splitArray(h.Length(n), func(from, to int) {
+			e.work.add(workspace{region: ws.region, base: ws.base, segment: true, from: from, to: to, size: uintptr(to-from) * WordSize})
+		})
+	}
+	e.volume.Store(int64(e.work.volume))
+	volume := e.work.volume
+	e.listMu.Unlock()
+	// -XXgc:recursiveWorkVolumeQuanta: wake a stalled peer only once this
+	// worker holds more than that many quanta (default 0: any work).
+	if volume > uintptr(h.cfg.WorkVolumeQuanta)*e.quantum {
+		h.ctl.notify()
+	}
+}
+
+// takeWork takes the head of the evacuator's own worklist.
+func (e *evacuator) takeWork() (workspace, bool) {
+	e.listMu.Lock()
+	defer e.listMu.Unlock()
+	ws, ok := e.work.take()
+	e.volume.Store(int64(e.work.volume))
+	return ws, ok
+}
+
+// steal takes work from the donor with the largest volume: its head
+// workspace, then more while the thief would still hold less than the
+// donor keeps. Donors are only try-locked; a busy or empty donor is
+// skipped, for one round over the workers.
+func (e *evacuator) steal() bool {
+	tried := make([]bool, len(e.donors))
+	tried[e.id] = true
+	for range e.donors {
+		donor := -1
+		var best int64
+		for i, d := range e.donors {
+			if v := d.volume.Load(); !tried[i] && v > best {
+				donor, best = i, v
+			}
+		}
+		if donor < 0 {
+			return false
+		}
+		tried[donor] = true
+		d := e.donors[donor]
+		if !d.listMu.TryLock() {
+			continue
+		}
+		var taken []workspace
+		var takenSize uintptr
+		for {
+			next, ok := d.work.peek()
+			if !ok || (len(taken) > 0 && takenSize+next.size >= d.work.volume-next.size) {
+				break
+			}
+			d.work.take()
+			taken = append(taken, next)
+			takenSize += next.size
+		}
+		d.volume.Store(int64(d.work.volume))
+		d.listMu.Unlock()
+		if len(taken) == 0 {
+			continue
+		}
+		e.listMu.Lock()
+		for _, ws := range taken {
+			e.work.add(ws)
+		}
+		e.volume.Store(int64(e.work.volume))
+		e.listMu.Unlock()
+		e.h.ctl.notify()
+		return true
+	}
+	return false
+}
+
+// waitForWork steals or stalls until work arrives on the evacuator's own
+// worklist (true) or the scan phase ends (false).
+func (e *evacuator) waitForWork() bool {
+	for {
+		if e.steal() {
+			return true
+		}
+		anyWork := func() bool {
+			for _, d := range e.donors {
+				if d.volume.Load() > 0 {
+					return true
+				}
+			}
+			return false
+		}
+		if !e.h.ctl.stall(e.worker, anyWork, anyWork) {
+			return false
+		}
+	}
+}

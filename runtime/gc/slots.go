@@ -1,0 +1,145 @@
+package gc
+
+import "minivm/runtime/mem"
+
+// The slot iterator: where an object's references are, in the order every
+// traversal, the global collector and the verifier visit them.
+//
+//  1. The class object its ClassMeta names (ClassMeta.ClassObject), which
+//     every object of the class keeps alive. It is reported at classSlot.
+//  2. The value slots: a LayoutFixed object's in its ClassMeta's scan
+//     order (so the hot-field profile decides which field is copied
+//     first), an array's (LayoutSlots) in index order.
+//
+// A segment of a split array covers elements [from, to) and has no class
+// object step. An iterator is a few words on the stack; a traversal that
+// stops mid-object (a push, an alias) saves its position (Pos) and resumes
+// with At. Offsets are bytes from the heap base.
+
+// classSlot is the offset reported for the class-object reference; it is
+// noSlot, so a copy made through it counts like a root's for containment.
+const classSlot = noSlot
+
+// slots iterates over one object's references.
+type slots struct {
+	meta  Meta    // for the class-object step; 0 for a segment
+	first uintptr // offset of value slot 0
+	order uintptr // address of the ClassMeta's scan order, 0 for index order
+	hot   uintptr // offset of the class's hottest slot, 0 if none
+	i     int     // next step: -1 is the class object, k >= 0 the k-th slot
+	end   int
+}
+
+// slotsOf returns the iterator over object r with ClassMeta m, at its start.
+func (h *Heap) slotsOf(r Ref, m Meta) slots {
+	off := uintptr(r) << 3
+	switch m.Layout() {
+	case LayoutFixed:
+		s := slots{meta: m, first: off + uintptr(1+m.PrefixWords())*WordSize, order: uintptr(m) + metaScanOrder, i: -1, end: m.NumSlots()}
+		if hs, ok := m.HotSlot(); ok {
+			s.hot = s.first + uintptr(hs)*WordSize
+		}
+		return s
+	case LayoutSlots:
+		return slots{meta: m, first: off + 2*WordSize, i: -1, end: h.Length(r)}
+	}
+	return slots{meta: m, i: -1}
+}
+
+// segmentSlots returns the iterator over elements [from, to) of array arr.
+func segmentSlots(arr Ref, from, to int) slots {
+	return slots{first: uintptr(arr)<<3 + 2*WordSize, i: from, end: to}
+}
+
+// next returns the next reference of the object and where it is held
+// (classSlot for the class object), or ok false at the end.
+func (s *slots) next(h *Heap) (off uintptr, ref Ref, ok bool) {
+	if s.i < 0 {
+		s.i = 0
+		if co := s.meta.loadClassObject(); co != 0 {
+			return classSlot, co, true
+		}
+	}
+	for s.i < s.end {
+		off = s.first + uintptr(s.i)*WordSize
+		if s.order != 0 {
+			off = s.first + uintptr(*(*uint16)(mem.At(s.order + uintptr(s.i)*2)))*WordSize
+		}
+		s.i++
+		if v := h.loadAt(off); v.IsRef() {
+			return off, v.AsRef(), true
+		}
+	}
+	return 0, 0, false
+}
+
+// store replaces the reference next returned at off.
+func (s *slots) store(h *Heap, off uintptr, ref Ref) {
+	if off == classSlot {
+		s.meta.storeClassObject(ref)
+		return
+	}
+	h.storeAt(off, FromRef(ref))
+}
+
+// arc returns the slot to pass with a copy made through off: tagged with
+// hotArc when off is the class's hottest slot (recordCopy counts those for
+// hot_contain_64).
+func (s *slots) arc(off uintptr) uintptr {
+	if off == s.hot {
+		return off | hotArc
+	}
+	return off
+}
+
+// pos is the iterator's position, to resume with at after a traversal
+// stopped mid-object.
+func (s *slots) pos() int { return s.i }
+
+// at moves the iterator to a position pos returned.
+func (s *slots) at(p int) { s.i = p }
+
+// hotArc tags a slot offset passed with a copy when the slot is its
+// class's hottest: slot offsets are word-aligned, so bit 0 is free.
+const hotArc = 1
+
+// loadAt and storeAt read and write a value slot by offset, without a
+// barrier (collectors maintain the remembered set themselves).
+func (h *Heap) loadAt(off uintptr) Value     { return Value(*h.word(Ref(off>>3), 0)) }
+func (h *Heap) storeAt(off uintptr, v Value) { *h.word(Ref(off>>3), 0) = uint64(v) }
+
+// arraySplitMinimum: pointer arrays with more elements are scanned in
+// segments of about this many elements by different workers.
+const arraySplitMinimum = 512
+
+// splittable reports whether the size bytes copied at n are exactly one
+// pointer array worth splitting into segments.
+func splittable(h *Heap, n Ref, size uintptr) bool {
+	return size >= SlotsSize(arraySplitMinimum+1) && h.MetaOf(n).Layout() == LayoutSlots &&
+		h.Length(n) > arraySplitMinimum && size == SlotsSize(h.Length(n))
+}
+
+// splitArray cuts an array of length elements into ceil(length/512)
+// segments of equal size (the first also takes the remainder).
+func splitArray(length int, segment func(from, to int)) {
+	k := (length + arraySplitMinimum - 1) / arraySplitMinimum
+	per := length / k
+	for i, from := 0, 0; i < k; i++ {
+		to := from + per
+		if i == 0 {
+			to += length % k
+		}
+		segment(from, to)
+		from = to
+	}
+}
+
+// segmentBytes is what scanning elements [from, to) of an array accounts
+// as scanned: the header and length word go with the first segment.
+func segmentBytes(from, to int) uintptr {
+	n := uintptr(to-from) * WordSize
+	if from == 0 {
+		n += 2 * WordSize
+	}
+	return n
+}
