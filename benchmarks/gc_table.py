@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
 """Run Lox programs under several GC configurations, interleaved, and print
 a Markdown table of medians from the stats files (the figures in
-BENCHMARKS.md come from this script). With two or more --build options it
-compares minivm binaries instead (before/after a change).
+BENCHMARKS.md come from this script), for one minivm binary or, with
+--build options, for several (before/after a change):
+
+    go build -o /tmp/minivm-after ./cmd/minivm
+    python3 benchmarks/gc_table.py -n 5 --build before=/work/bin/minivm-before \\
+        --build after=/tmp/minivm-after \\
+        ../shared/lox/benchmark/binary_trees.lox benchmarks/dom_tree.lox benchmarks/wide_dom.lox -- \\
+        bf1="-Xgc:breadthFirstScanOrdering -Xgcthreads1" bf2="-Xgc:breadthFirstScanOrdering -Xgcthreads2" \\
+        hier1="-Xgc:hierarchicalScanOrdering -Xgcthreads1" hier2="-Xgc:hierarchicalScanOrdering -Xgcthreads2" \\
+        evac1="-Xgc:recursiveScanOrdering -Xgcthreads1" evac2="-Xgc:recursiveScanOrdering -Xgcthreads2"
 
 usage: gc_table.py [-n RUNS] [--minivm PATH | --build NAME=PATH...] [--seed N]
                    PROGRAM.lox... -- NAME=FLAGS...
 e.g.   gc_table.py -n 5 benchmarks/dom_tree.lox -- bf="-Xgc:breadthFirstScanOrdering" \\
            evac0="-Xgc:recursiveScanOrdering -XXgc:recursiveMaximumInsideCopyDistance=0"
-       go build -o /tmp/minivm-after ./cmd/minivm
-       python3 benchmarks/gc_table.py -n 5 --build before=/work/bin/minivm-before \\
-           --build after=/tmp/minivm-after \\
-           ../shared/lox/benchmark/binary_trees.lox benchmarks/dom_tree.lox benchmarks/wide_dom.lox -- \\
-           bf1="-Xgc:breadthFirstScanOrdering -Xgcthreads1" bf2="-Xgc:breadthFirstScanOrdering -Xgcthreads2" \\
-           hier1="-Xgc:hierarchicalScanOrdering -Xgcthreads1" hier2="-Xgc:hierarchicalScanOrdering -Xgcthreads2" \\
-           evac1="-Xgc:recursiveScanOrdering -Xgcthreads1" evac2="-Xgc:recursiveScanOrdering -Xgcthreads2"
 
 Runs are interleaved round-robin: each of the -n rounds runs every
 program x config x build once, in an order shuffled afresh each round

@@ -147,7 +147,7 @@ def main():
                 print(f"round {rnd + 1}/{a.n}: {name} {vm} {t}T {figures['kbms']:.0f} kb/ms", file=sys.stderr)
 
     med = {k: {c: statistics.median(r[c] for r in rs) for c in rs[0]} for k, rs in results.items()}
-    print(f"Young-collection KB copied per ms of young pause, medians of {a.n} rounds "
+    print(f"Young-collection KB copied per ms of young pause, medians of {a.n} round{'s' * (a.n != 1)} "
           f"(minivm {' '.join(HEAP)} {a.minivm_flags}".rstrip() + "; HotSpot ParallelGC, same heap):\n")
     print("| program | minivm 1T | minivm 2T | minivm 2T/1T | HotSpot 1T | HotSpot 2T | HotSpot 2T/1T "
           "| minivm/HotSpot 1T | minivm/HotSpot 2T |")
