@@ -77,7 +77,7 @@ func overflowFlag(r region) evacFlags {
 // the object at its scan head.
 type frame struct {
 	copyspace
-	resume     int  // 1 + the slots position to resume the object at scan; 0: from its start
+	resume     int  // 1 + the slots position to resume the object at scan (0: fresh)
 	remembered bool // the tenured object at scan refers into the nursery
 }
 
@@ -160,16 +160,18 @@ func (e *evacuator) evacuateRoot(v *Value) {
 // scanRemembered treats every reference of a remembered tenured object as
 // a root and reports whether the object still refers into the nursery.
 func (e *evacuator) scanRemembered(r Ref) bool {
-	it := e.h.slotsOf(r, e.h.MetaOf(r))
+	var it slots
+	it.start(e.h, r, e.h.MetaOf(r), fresh)
 	return e.traceSlots(&it)
 }
 
-// traceSlots evacuates every evacuate-space reference it yields as a root,
+// traceSlots evacuates every evacuate-space reference of a started
+// iterator as a root,
 // tracing each to exhaustion, and reports whether a visited reference now
 // refers into the nursery.
 func (e *evacuator) traceSlots(it *slots) (young bool) {
 	h := e.h
-	for off, ref, ok := it.next(h); ok; off, ref, ok = it.next(h) {
+	for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) {
 		if h.inEvacuate(ref) {
 			e.resetConditions()
 			ref = e.evacuate(ref, it.arc(off))
@@ -208,7 +210,8 @@ func (e *evacuator) scanHeap() {
 // scanSegment scans one segment of a split pointer array from the bottom of
 // the stack, tracing each element to exhaustion.
 func (e *evacuator) scanSegment(ws workspace) {
-	it := segmentSlots(Ref(ws.base>>3), ws.from, ws.to)
+	var it slots
+	it.startSegment(e.h, Ref(ws.base>>3), ws.from, ws.to)
 	young := e.traceSlots(&it)
 	e.scanned(segmentBytes(ws.from, ws.to))
 	if young && ws.region == tenureRegion {
@@ -287,12 +290,10 @@ func (e *evacuator) scan() {
 		}
 		r := Ref(fr.scan >> 3)
 		m := h.MetaOf(r)
-		it := h.slotsOf(r, m)
-		if fr.resume != 0 {
-			it.at(fr.resume - 1)
-		}
+		var it slots
+		it.start(h, r, m, fr.resume-1)
 		pushed := false
-		for off, ref, ok := it.next(h); ok; off, ref, ok = it.next(h) {
+		for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) {
 			if h.inEvacuate(ref) {
 				ref = e.evacuate(ref, it.arc(off))
 				it.store(h, off, ref)

@@ -74,8 +74,9 @@ func (h *Heap) collectGlobal(cause Cause) {
 		h.eachLive(lm, func(off uintptr) {
 			r := Ref(off >> 3)
 			young := false
-			it := h.slotsOf(r, h.MetaOf(r))
-			for off, ref, ok := it.next(h); ok; off, ref, ok = it.next(h) {
+			var it slots
+			it.start(h, r, h.MetaOf(r), fresh)
+			for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) {
 				if off == classSlot {
 					// ClassMetas are updated with the class table.
 					young = young || (!promote && h.IsYoung(ref))
@@ -149,8 +150,9 @@ func (h *Heap) markAll(tenure, nursery *liveMap) {
 	for len(stack) > 0 {
 		r := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		it := h.slotsOf(r, h.MetaOf(r))
-		for _, ref, ok := it.next(h); ok; _, ref, ok = it.next(h) {
+		var it slots
+		it.start(h, r, h.MetaOf(r), fresh)
+		for _, ref, ok := it.firstRef(); ok; _, ref, ok = it.next(h) {
 			mark(ref)
 		}
 	}

@@ -24,7 +24,7 @@ package gc
 // copyCache is a scavenger copyspace with its scan state.
 type copyCache struct {
 	copyspace
-	slot     int  // 1 + the slots position to resume the object at scan; 0: from its start
+	slot     int  // 1 + the slots position to resume the object at scan (0: fresh)
 	objYoung bool // the object at scan refers into the nursery so far
 	listed   bool // on the scan list
 
@@ -69,7 +69,8 @@ func (s *scavenger) evacuateRoot(v *Value) {
 }
 
 func (s *scavenger) scanRemembered(r Ref) bool {
-	it := s.h.slotsOf(r, s.h.MetaOf(r))
+	var it slots
+	it.start(s.h, r, s.h.MetaOf(r), fresh)
 	young, _ := s.scanSlots(&it, nil)
 	return young
 }
@@ -189,13 +190,14 @@ func (s *scavenger) pushSolo(c *copyCache, n Ref) {
 	})
 }
 
-// scanSlots forwards the evacuate-space references it yields and reports
+// scanSlots forwards the evacuate-space references of a started iterator
+// and reports
 // whether a visited reference now refers into the nursery. It stops early
 // (done false) when hierarchical aliasing decides, after a copy made while
 // scanning cache c, to switch caches.
 func (s *scavenger) scanSlots(it *slots, c *copyCache) (young, done bool) {
 	h := s.h
-	for off, ref, ok := it.next(h); ok; off, ref, ok = it.next(h) {
+	for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) {
 		if h.inEvacuate(ref) {
 			s.lastCopy = nil
 			ref = s.forward(ref, it.arc(off))
@@ -211,7 +213,8 @@ func (s *scavenger) scanSlots(it *slots, c *copyCache) (young, done bool) {
 
 // scanSegment scans elements [from, to) of a split pointer array.
 func (s *scavenger) scanSegment(c *copyCache) {
-	it := segmentSlots(c.array, c.from, c.to)
+	var it slots
+	it.startSegment(s.h, c.array, c.from, c.to)
 	young, _ := s.scanSlots(&it, nil)
 	s.scanned(segmentBytes(c.from, c.to))
 	if young && c.region == tenureRegion {
@@ -248,10 +251,8 @@ func (s *scavenger) scanCache(c *copyCache) {
 		for c.scan < c.copy {
 			r := Ref(c.scan >> 3)
 			m := h.MetaOf(r)
-			it := h.slotsOf(r, m)
-			if c.slot != 0 {
-				it.at(c.slot - 1)
-			}
+			var it slots
+			it.start(h, r, m, c.slot-1)
 			young, done := s.scanSlots(&it, c)
 			c.objYoung = c.objYoung || young
 			if !done {

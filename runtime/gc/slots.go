@@ -1,6 +1,10 @@
 package gc
 
-import "minivm/runtime/mem"
+import (
+	"unsafe"
+
+	"minivm/runtime/mem"
+)
 
 // The slot iterator: where an object's references are, in the order every
 // traversal, the global collector and the verifier visit them.
@@ -12,9 +16,16 @@ import "minivm/runtime/mem"
 //     first), an array's (LayoutSlots) in index order.
 //
 // A segment of a split array covers elements [from, to) and has no class
-// object step. An iterator is a few words on the stack; a traversal that
-// stops mid-object (a push, an alias) saves its position (Pos) and resumes
-// with At. Offsets are bytes from the heap base.
+// object step. An iterator is a few words on the stack. A loop over it is
+//
+//	var it slots
+//	it.start(h, r, m, pos)
+//	for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) { ... }
+//
+// with pos fresh for a new object; a traversal that stops mid-object (a
+// push, an alias) saves it.pos() and starts there later. start handles
+// the class object once per object; next, the per-slot step, is inlined
+// into every loop. Offsets are bytes from the heap base.
 
 // classSlot is the offset reported for the class-object reference; it is
 // noSlot, so a copy made through it counts like a root's for containment.
@@ -26,47 +37,70 @@ type slots struct {
 	first uintptr // offset of value slot 0
 	order uintptr // address of the ClassMeta's scan order, 0 for index order
 	hot   uintptr // offset of the class's hottest slot, 0 if none
-	i     int     // next step: -1 is the class object, k >= 0 the k-th slot
+	i     int     // the next slot position; fresh: the class object first
 	end   int
+	head  slot // the first reference, found by start
 }
 
-// slotsOf returns the iterator over object r with ClassMeta m, at its start.
-func (h *Heap) slotsOf(r Ref, m Meta) slots {
+// start begins iterating over object r, whose ClassMeta is m, at position
+// pos (fresh: its start, where the class object comes first); first then
+// returns the first reference. One call per object: the layout is decoded
+// here, so that next stays small.
+func (s *slots) start(h *Heap, r Ref, m Meta, pos int) {
 	off := uintptr(r) << 3
+	*s = slots{meta: m, i: pos}
 	switch m.Layout() {
 	case LayoutFixed:
-		s := slots{meta: m, first: off + uintptr(1+m.PrefixWords())*WordSize, order: uintptr(m) + metaScanOrder, i: -1, end: m.NumSlots()}
+		s.first = off + uintptr(1+m.PrefixWords())*WordSize
+		s.order = uintptr(m) + metaScanOrder
+		s.end = m.NumSlots()
 		if hs, ok := m.HotSlot(); ok {
 			s.hot = s.first + uintptr(hs)*WordSize
 		}
-		return s
 	case LayoutSlots:
-		return slots{meta: m, first: off + 2*WordSize, i: -1, end: h.Length(r)}
+		s.first = off + 2*WordSize
+		s.end = h.Length(r)
 	}
-	return slots{meta: m, i: -1}
-}
-
-// segmentSlots returns the iterator over elements [from, to) of array arr.
-func segmentSlots(arr Ref, from, to int) slots {
-	return slots{first: uintptr(arr)<<3 + 2*WordSize, i: from, end: to}
-}
-
-// next returns the next reference of the object and where it is held
-// (classSlot for the class object), or ok false at the end.
-func (s *slots) next(h *Heap) (off uintptr, ref Ref, ok bool) {
-	if s.i < 0 {
+	if pos == fresh {
 		s.i = 0
-		if co := s.meta.loadClassObject(); co != 0 {
-			return classSlot, co, true
+		if co := m.loadClassObject(); co != 0 {
+			s.head = slot{classSlot, co, true}
+			return
 		}
 	}
+	s.head.off, s.head.ref, s.head.ok = s.next(h)
+}
+
+// startSegment begins iterating over elements [from, to) of array arr.
+func (s *slots) startSegment(h *Heap, arr Ref, from, to int) {
+	*s = slots{first: uintptr(arr)<<3 + 2*WordSize, i: from, end: to}
+	s.head.off, s.head.ref, s.head.ok = s.next(h)
+}
+
+// slot is a reference and where it is held.
+type slot struct {
+	off uintptr
+	ref Ref
+	ok  bool
+}
+
+// firstRef returns the first reference after start, like next.
+func (s *slots) firstRef() (off uintptr, ref Ref, ok bool) {
+	return s.head.off, s.head.ref, s.head.ok
+}
+
+// next returns the next reference of the object and where it is held, or
+// ok false at the end. It is the collectors' innermost loop: it must stay
+// within the inlining budget.
+func (s *slots) next(h *Heap) (off uintptr, ref Ref, ok bool) {
 	for s.i < s.end {
-		off = s.first + uintptr(s.i)*WordSize
-		if s.order != 0 {
-			off = s.first + uintptr(*(*uint16)(mem.At(s.order + uintptr(s.i)*2)))*WordSize
-		}
+		k := uintptr(s.i)
 		s.i++
-		if v := h.loadAt(off); v.IsRef() {
+		if s.order != 0 {
+			k = uintptr(*(*uint16)(mem.At(s.order + k<<1)))
+		}
+		off = s.first + k<<3
+		if v := Value(*(*uint64)(unsafe.Add(h.base, off))); v.IsRef() {
 			return off, v.AsRef(), true
 		}
 	}
@@ -92,12 +126,12 @@ func (s *slots) arc(off uintptr) uintptr {
 	return off
 }
 
-// pos is the iterator's position, to resume with at after a traversal
+// pos is the iterator's position, to resume with start after a traversal
 // stopped mid-object.
 func (s *slots) pos() int { return s.i }
 
-// at moves the iterator to a position pos returned.
-func (s *slots) at(p int) { s.i = p }
+// fresh is the position of an object not yet started.
+const fresh = -1
 
 // hotArc tags a slot offset passed with a copy when the slot is its
 // class's hottest: slot offsets are word-aligned, so bit 0 is free.

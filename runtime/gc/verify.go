@@ -79,8 +79,9 @@ func (h *Heap) verify(gcNum int, when string) {
 			r := Ref(off >> 3)
 			m := h.MetaOf(r)
 			young := false
-			it := h.slotsOf(r, m)
-			for s, ref, ok := it.next(h); ok; s, ref, ok = it.next(h) {
+			var it slots
+			it.start(h, r, m, fresh)
+			for s, ref, ok := it.firstRef(); ok; s, ref, ok = it.next(h) {
 				switch {
 				case s == classSlot && !isStart(ref):
 					fail("ClassMeta %#x of object at %#x names class object %#x in %s", uint32(m), off, uintptr(ref)<<3, where(ref))
