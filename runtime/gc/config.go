@@ -16,8 +16,12 @@ const (
 	Recursive    Collector = "recursive"    // the evacuator (depth-first)
 )
 
-// Config holds every tunable of the heap. Zero fields take the defaults
-// below (see DefaultConfig); cmd/minivm fills it from -X options.
+// Config holds every tunable of the heap. New gives each zero field its
+// default (see DefaultConfig), field by field, except where the field's
+// comment gives zero a meaning of its own (InsideCopyDistance 0 is
+// depth-first, StressInterval 0 is off, ...). cmd/minivm starts from
+// DefaultConfig and applies -X options on top; a Go caller that wants the
+// command line's values for those fields too starts from DefaultConfig.
 type Config struct {
 	MaxHeap     uintptr // -Xmx: bytes reserved for the heap
 	InitialHeap uintptr // -Xms: bytes committed at start (tenure + nursery)
@@ -45,14 +49,16 @@ type Config struct {
 	// (parallel.go, warm-up). 0, the default, is off.
 	GCThreadWarmupPercent int
 
-	// Evacuator parameters (-XXgc:recursive...). When MaxStackDepth is 0
-	// the whole group takes its defaults; InsideCopyDistance 0 is
-	// meaningful (depth-first).
+	// Evacuator parameters (-XXgc:recursive...). A zero MaxStackDepth,
+	// MaxInsideCopySize or WorkVolumeQuantum takes its default on its own,
+	// so an explicit setting of one never resets another. New takes
+	// InsideCopyDistance as given: 0 is depth-first, and only
+	// DefaultConfig sets DefaultInsideCopyDistance.
 	MaxStackDepth      int // frames; 1 = breadth-first
 	MaxInsideCopySize  int // bytes; larger objects are copied outside
-	InsideCopyDistance int // bytes from the frame base before a copy opens a new frame
+	InsideCopyDistance int // bytes from the frame base before a copy opens a new frame; 0 = depth-first
 	WorkVolumeQuantum  int // bytes: the minimum workspace released to the worklist
-	WorkVolumeQuanta   int // notify quota, in quanta (parallel GC)
+	WorkVolumeQuanta   int // notify quota, in quanta (parallel GC); 0 = wake a stalled peer for any work
 
 	// Log receives HotSpot-style unified logging lines (-verbose:gc,
 	// -Xlog:gc); StatsFile receives JSON Lines (-Xgc:statsFile). Either may

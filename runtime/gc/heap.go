@@ -141,8 +141,11 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 	}
 	if cfg.MaxStackDepth == 0 {
 		cfg.MaxStackDepth = def.MaxStackDepth
+	}
+	if cfg.MaxInsideCopySize == 0 {
 		cfg.MaxInsideCopySize = def.MaxInsideCopySize
-		cfg.InsideCopyDistance = def.InsideCopyDistance
+	}
+	if cfg.WorkVolumeQuantum == 0 {
 		cfg.WorkVolumeQuantum = def.WorkVolumeQuantum
 	}
 	if err := cfg.check(); err != nil {
