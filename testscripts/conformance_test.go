@@ -68,17 +68,18 @@ var stressConfigs = []config{
 	{"smallHeap", []string{"-Xmx1m", "-Xmn256k", "-Xcheck:gc"}},
 	// An odd interval: collections land at other allocation sites.
 	{"stress7", []string{"-Xgc:stress=7", "-Xcheck:gc"}},
-	// The evacuator's parameter corners (issue 4).
+	// The evacuator's parameter corners: a one-frame stack (breadth-first),
+	// small and large inside copies.
 	{"recursive+stress+depth1", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumStackDepth=1", "-Xgc:stress", "-Xcheck:gc"}},
 	{"recursive+stress+inside64", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopySize=64", "-Xgc:stress", "-Xcheck:gc"}},
 	{"recursive0+stress+inside131072", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopySize=131072", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:stress", "-Xcheck:gc"}},
 	{"recursive+stress+tenure1", []string{"-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc", "-Xgc:scvTenureAge=1"}},
-	// Tiny class-metadata regions: many sub-allocator regions (issue 7).
+	// Tiny class-metadata regions: many sub-allocator regions.
 	{"stress+tinySuballocator", []string{"-Xgc:stress", "-Xcheck:gc", "-Xgc:suballocatorInitialSize=4k", "-Xgc:suballocatorIncrementSize=4k"}},
 	{"recursive+stress+tinySuballocator+bruteForce", []string{"-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc", "-Xgc:suballocatorInitialSize=4k", "-Xgc:suballocatorIncrementSize=4k", "-Xgc:suballocatorQuickAllocDisable"}},
-	// Hot-field scan ordering with depth-first evacuation (issue 6).
+	// Hot-field scan ordering with depth-first evacuation.
 	{"recursive0+hotFields+stress", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:hotFieldScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
-	// Parallel GC (issue 5).
+	// Parallel GC: four GC threads, each scan ordering.
 	{"breadthFirst+stress+threads4", []string{"-Xgcthreads4", "-Xgc:breadthFirstScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
 	{"hierarchical+stress+threads4", []string{"-Xgcthreads4", "-Xgc:hierarchicalScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
 	{"recursive+stress+threads4", []string{"-Xgcthreads4", "-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
@@ -444,7 +445,7 @@ var benchmarkConfigs = []config{
 	{"hierarchical-64m-verify", []string{"-Xmx64m", "-Xmn8m", "-Xgc:hierarchicalScanOrdering", "-Xcheck:gc"}},
 	{"recursive-64m", []string{"-Xmx64m", "-Xgc:recursiveScanOrdering"}},
 	{"recursive0-64m-verify", []string{"-Xmx64m", "-Xmn8m", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xcheck:gc"}},
-	// Identical output for 1, 2 and 4 GC threads (issue 5).
+	// Identical output for 1, 2 and 4 GC threads.
 	{"breadthFirst-threads1", []string{"-Xgcthreads1", "-Xmn4m", "-Xgc:breadthFirstScanOrdering"}},
 	{"breadthFirst-threads2", []string{"-Xgcthreads2", "-Xmn4m", "-Xgc:breadthFirstScanOrdering"}},
 	{"hierarchical-threads4", []string{"-Xgcthreads4", "-Xmn4m", "-Xgc:hierarchicalScanOrdering"}},

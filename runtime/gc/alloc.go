@@ -57,7 +57,7 @@ func (m *Mutator) allocateSlow(size uintptr) Ref {
 		// and allocate with the world still stopped, so that no other
 		// thread takes the freed space first.
 		var r Ref
-		m.withHeapLock(func() {
+		m.withAllocMu(func() {
 			if h.epoch.Load() == epoch {
 				m.stopped(func() { r = m.collectAndAllocate(size) })
 			}
@@ -69,7 +69,7 @@ func (m *Mutator) allocateSlow(size uintptr) Ref {
 }
 
 // collectAndAllocate collects for a failed allocation of size bytes and
-// allocates them; the caller holds the heap lock with the world stopped.
+// allocates them; the caller holds allocMu with the world stopped.
 // A nursery collection comes first, then a global one; only when that
 // leaves no room is the request an OutOfMemoryError (HotSpot's
 // satisfy_failed_allocation, run at the safepoint).
@@ -154,7 +154,7 @@ func (m *Mutator) retireTLAB() {
 func (m *Mutator) allocateTenured(size uintptr) Ref {
 	h := m.h
 	var off uintptr
-	m.withHeapLock(func() {
+	m.withAllocMu(func() {
 		ok := false
 		if off, ok = h.bumpTenure(size); !ok {
 			m.stopped(func() { h.collectGlobal(CauseAllocationFailure) })
@@ -167,7 +167,7 @@ func (m *Mutator) allocateTenured(size uintptr) Ref {
 }
 
 // bumpTenure carves size bytes at the tenure top, committing as needed.
-// Mutators call it under the heap lock.
+// Mutators call it holding allocMu.
 func (h *Heap) bumpTenure(size uintptr) (uintptr, bool) {
 	if h.tenureTop+size > h.tenureHi {
 		return 0, false

@@ -67,8 +67,8 @@ type Config struct {
 	LogDetail bool // -Xlog:gc*: per-collection detail lines
 	StatsFile io.Writer
 
-	// Class-metadata sub-allocator below 4 GB (runtime/mem.Low4G, issue
-	// 7). Zero sizes take the mem.DefaultSuballocator* defaults.
+	// Class-metadata sub-allocator below 4 GB (runtime/mem.Low4G). Zero
+	// sizes take the mem.DefaultSuballocator* defaults.
 	SuballocatorInitialSize   uintptr // -Xgc:suballocatorInitialSize: first region, reserved at start
 	SuballocatorCommitSize    uintptr // -Xgc:suballocatorCommitSize: commit step inside the first region
 	SuballocatorIncrementSize uintptr // -Xgc:suballocatorIncrementSize: each further region
@@ -77,15 +77,15 @@ type Config struct {
 	// gap search; false (the zero value) is quick, the default.
 	SuballocatorBruteForce bool
 
-	// Pretouch of committed tenure (issue 7). Pretouch
-	// (-Xgc:pretouch=<mode>) selects the mode; AlwaysPreTouch
-	// (-XX:+AlwaysPreTouch) alone selects the fastest one (parallel
-	// MADV_POPULATE_WRITE). The nursery is always populated.
+	// Pretouch of committed tenure. Pretouch (-Xgc:pretouch=<mode>)
+	// selects the mode; AlwaysPreTouch (-XX:+AlwaysPreTouch) alone selects
+	// the fastest one (parallel MADV_POPULATE_WRITE). The nursery is
+	// always populated.
 	Pretouch       mem.PretouchMode
 	AlwaysPreTouch bool
 
-	// TLABs (issue 8): HotSpot's adaptive policy (tlab.go). Zero values
-	// take the defaults, so the switches are negative.
+	// TLABs: HotSpot's adaptive policy (tlab.go). Zero values take the
+	// defaults, so the switches are negative.
 	NoTLAB                  bool    // -XX:-UseTLAB: every allocation CAS-bumps the shared allocate-space top
 	NoResizeTLAB            bool    // -XX:-ResizeTLAB: keep each thread's initial desired size
 	TLABInitialSize         uintptr // -Xgc:tlhInitialSize: initial desired size (0: capacity/(threads x target refills))

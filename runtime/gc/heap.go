@@ -287,7 +287,7 @@ func (h *Heap) growTenure(n uintptr) error {
 }
 
 // pretouchTenure applies -Xgc:pretouch / -XX:+AlwaysPreTouch to freshly
-// committed tenure [addr, addr+n) (issue 7): queue it for the background
+// committed tenure [addr, addr+n): queue it for the background
 // pretoucher, just ahead of the tenure allocator; or touch it now with the
 // chosen mode (on the GC threads with -XX:+AlwaysPreTouch); or, with
 // -XX:+AlwaysPreTouch alone, the fastest way (parallel populate).

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Multi-mutator tests (issue 8): several goroutines, each with its own
+// Multi-mutator tests: several goroutines, each with its own
 // Mutator, allocate concurrently while collections stop the world. Run
 // them with -race: the safepoint protocol is what orders the mutators'
 // heap and root writes before the collector's reads and back.
@@ -467,11 +467,11 @@ func benchmarkAllocate(b *testing.B, cfg Config) {
 	}
 }
 
-// The world restarts before the heap lock is released (stopped is true
-// only under the lock): a thread that takes the lock right after a
-// collection must never find the world still stopped, or the stop it
-// starts is cancelled by the previous holder's restart.
-func TestWorldRestartsBeforeHeapUnlock(t *testing.T) {
+// The world restarts before allocMu is released (stopped is true only
+// under it): a thread that takes allocMu right after a collection must
+// never find the world still stopped, or the stop it starts is cancelled
+// by the previous holder's restart.
+func TestWorldRestartsBeforeAllocUnlock(t *testing.T) {
 	g := tlabHeap(t, Config{Verify: false})
 	h := g.h
 	var stillStopped, acquired int
@@ -501,6 +501,6 @@ func TestWorldRestartsBeforeHeapUnlock(t *testing.T) {
 	close(done)
 	<-finished
 	if stillStopped > 0 {
-		t.Fatalf("the heap lock was taken %d times (of %d) with the world still stopped", stillStopped, acquired)
+		t.Fatalf("allocMu was taken %d times (of %d) with the world still stopped", stillStopped, acquired)
 	}
 }

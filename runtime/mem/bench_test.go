@@ -9,11 +9,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Benchmarks of issue 7. Run with
+// Benchmarks of pretouch, the low-4GB region search and the segmented
+// metadata heap. Run with
 //
 //	go test -run '^$' -bench . ./runtime/mem
 //
-// Figures are recorded in BENCHMARKS.md ("runtime/mem (issue 7)").
+// Figures are recorded in BENCHMARKS.md, section "runtime/mem".
 
 // BenchmarkPretouch measures pretouching freshly committed memory: each
 // iteration drops the pages (outside the timer) and touches them again.
