@@ -3,24 +3,11 @@ package gc
 // Allocation. Every allocator initialises the whole object before it
 // returns, so a collection triggered by the next allocation never sees
 // garbage. Any allocation may run a collection and move objects. The
-// allocators are Mutator methods (mutator.go); the Heap methods below
-// allocate as the heap's main mutator, for single-threaded clients.
+// allocators are Mutator methods (mutator.go).
 
 // Main returns the mutator created with the heap, which starts running:
 // the thread that created the heap is its first mutator.
 func (h *Heap) Main() *Mutator { return h.main }
-
-// AllocFixed allocates as the main mutator (Mutator.AllocFixed).
-func (h *Heap) AllocFixed(m Meta, fill Value) Ref { return h.main.AllocFixed(m, fill) }
-
-// AllocSlots allocates as the main mutator (Mutator.AllocSlots).
-func (h *Heap) AllocSlots(m Meta, n int, fill Value) Ref { return h.main.AllocSlots(m, n, fill) }
-
-// AllocBytes allocates as the main mutator (Mutator.AllocBytes).
-func (h *Heap) AllocBytes(m Meta, n int) Ref { return h.main.AllocBytes(m, n) }
-
-// Collect runs a full collection as the main mutator (Mutator.Collect).
-func (h *Heap) Collect() { h.main.Collect() }
 
 // MaxObjectSize bounds one object; larger requests are OutOfMemoryErrors.
 const MaxObjectSize = 1 << 31
@@ -33,7 +20,7 @@ func (m *Mutator) allocateSlow(size uintptr) Ref {
 	if size >= MaxObjectSize {
 		panic(&OutOfMemoryError{Msg: "requested object size exceeds the maximum object size"})
 	}
-	if m.PollNeeded() {
+	if m.pollNeeded() {
 		m.Park()
 	}
 	if h.cfg.StressInterval > 0 && h.allocsToCheck.Add(-1) <= 0 {

@@ -48,7 +48,7 @@ func newGraphHeap(t testing.TB, cfg Config) *graphHeap {
 // newNode allocates a node and pushes it as a root (so it survives later
 // allocations), returning its root index.
 func (g *graphHeap) newNode() int {
-	r := g.h.AllocFixed(g.node, Nil)
+	r := g.h.allocFixed(g.node, Nil)
 	g.nextID++
 	g.h.Store(r, 1, Number(float64(g.nextID)))
 	g.roots.vals = append(g.roots.vals, FromRef(r))
@@ -115,14 +115,14 @@ func (g *graphHeap) mutate(rng *rand.Rand, n int) {
 			g.newNode()
 		case op < 5:
 			length := rng.Intn(20)
-			r := h.AllocSlots(g.array, length, Nil)
+			r := h.allocSlots(g.array, length, Nil)
 			g.roots.vals = append(g.roots.vals, FromRef(r))
 			if m != nil {
 				m.push(&modelObj{kind: 2, slots: make([]*modelObj, length)})
 			}
 		case op < 6:
 			size := rng.Intn(40)
-			r := h.AllocBytes(g.str, size)
+			r := h.allocBytes(g.str, size)
 			copy(h.Bytes(r), fmt.Sprint(i))
 			g.roots.vals = append(g.roots.vals, FromRef(r))
 			if m != nil {
@@ -251,7 +251,7 @@ func TestContainmentOfAChain(t *testing.T) {
 		g.roots.vals = []Value{Nil}
 		const n = 4096
 		for i := 0; i < n; i++ {
-			r := g.h.AllocFixed(link, Number(1))
+			r := g.h.allocFixed(link, Number(1))
 			g.h.Store(r, 1, g.roots.vals[0])
 			g.roots.vals[0] = FromRef(r)
 		}

@@ -52,8 +52,8 @@ type Config struct {
 	// Evacuator parameters (-XXgc:recursive...). A zero MaxStackDepth,
 	// MaxInsideCopySize or WorkVolumeQuantum takes its default on its own,
 	// so an explicit setting of one never resets another. New takes
-	// InsideCopyDistance as given: 0 is depth-first, and only
-	// DefaultConfig sets DefaultInsideCopyDistance.
+	// InsideCopyDistance as given: 0 is depth-first, and DefaultConfig
+	// holds the command line's 4096.
 	MaxStackDepth      int // frames; 1 = breadth-first
 	MaxInsideCopySize  int // bytes; larger objects are copied outside
 	InsideCopyDistance int // bytes from the frame base before a copy opens a new frame; 0 = depth-first
@@ -99,35 +99,35 @@ type Config struct {
 	MaxLiveThreads int
 }
 
-// Defaults, each with its reason.
+// Defaults, each with its reason (DefaultConfig gathers them), and limits.
 const (
-	// DefaultMaxHeap: reserving address space is free; committing is lazy.
-	DefaultMaxHeap = 1 << 30
-	// DefaultInitialHeap: enough to hold the nursery and some tenure
+	// defaultMaxHeap: reserving address space is free; committing is lazy.
+	defaultMaxHeap = 1 << 30
+	// defaultInitialHeap: enough to hold the nursery and some tenure
 	// without growing on small scripts.
-	DefaultInitialHeap = 64 << 20
-	// DefaultNurserySize: two 16 MB semispaces; large enough that a short
+	defaultInitialHeap = 64 << 20
+	// defaultNurserySize: two 16 MB semispaces; large enough that a short
 	// script never collects, small enough to pretouch in a few ms.
-	DefaultNurserySize = 32 << 20
-	// DefaultTenureAge follows OpenJ9's scvTenureAge default.
-	DefaultTenureAge = 10
-	// DefaultLargeObjectSize: 64 KB objects go straight to tenure.
-	DefaultLargeObjectSize = 64 << 10
+	defaultNurserySize = 32 << 20
+	// defaultTenureAge follows OpenJ9's scvTenureAge default.
+	defaultTenureAge = 10
+	// defaultLargeObjectSize: 64 KB objects go straight to tenure.
+	defaultLargeObjectSize = 64 << 10
 	// TLAB defaults, as in HotSpot (tlab_globals.hpp).
-	DefaultTLABWasteTargetPercent  = 1
-	DefaultTLABRefillWasteFraction = 64
+	defaultTLABWasteTargetPercent  = 1
+	defaultTLABRefillWasteFraction = 64
 	MinTLABSize                    = 2 << 10
-	// DefaultMaxLiveThreads: a thread starts with about 40 KB of Go
+	// defaultMaxLiveThreads: a thread starts with about 40 KB of Go
 	// memory (a 32 KB value stack, frames and records, a 4 KB goroutine
 	// stack), so 4096 live threads take about 165 MB; without a limit
 	// the Go runtime dies, unrecoverably, near 130,000 threads under an
 	// 8 GB address-space limit. The default is a generous worker pool.
-	DefaultMaxLiveThreads = 4096
+	defaultMaxLiveThreads = 4096
 	// Evacuator defaults, as in OMR.
-	DefaultMaxStackDepth      = 32
-	DefaultMaxInsideCopySize  = 256
-	DefaultInsideCopyDistance = 4096
-	DefaultWorkVolumeQuantum  = 4096
+	defaultMaxStackDepth      = 32
+	defaultMaxInsideCopySize  = 256
+	defaultInsideCopyDistance = 4096
+	defaultWorkVolumeQuantum  = 4096
 	// MinHeap and MinNursery keep the layout sane.
 	MinHeap    = 1 << 20
 	MinNursery = 256 << 10
@@ -138,28 +138,28 @@ const (
 // DefaultConfig returns the configuration used when no option is given.
 func DefaultConfig() Config {
 	return Config{
-		MaxHeap:         DefaultMaxHeap,
-		InitialHeap:     DefaultInitialHeap,
-		NurserySize:     DefaultNurserySize,
+		MaxHeap:         defaultMaxHeap,
+		InitialHeap:     defaultInitialHeap,
+		NurserySize:     defaultNurserySize,
 		Collector:       Hierarchical,
-		TenureAge:       DefaultTenureAge,
-		LargeObjectSize: DefaultLargeObjectSize,
+		TenureAge:       defaultTenureAge,
+		LargeObjectSize: defaultLargeObjectSize,
 		GCThreads:       min(runtime.NumCPU(), 64),
 
 		AdaptiveGCThreads: true,
 
-		MaxStackDepth:      DefaultMaxStackDepth,
-		MaxInsideCopySize:  DefaultMaxInsideCopySize,
-		InsideCopyDistance: DefaultInsideCopyDistance,
-		WorkVolumeQuantum:  DefaultWorkVolumeQuantum,
+		MaxStackDepth:      defaultMaxStackDepth,
+		MaxInsideCopySize:  defaultMaxInsideCopySize,
+		InsideCopyDistance: defaultInsideCopyDistance,
+		WorkVolumeQuantum:  defaultWorkVolumeQuantum,
 
 		SuballocatorInitialSize:   mem.DefaultSuballocatorInitialSize,
 		SuballocatorCommitSize:    mem.DefaultSuballocatorCommitSize,
 		SuballocatorIncrementSize: mem.DefaultSuballocatorIncrementSize,
 
-		TLABWasteTargetPercent:  DefaultTLABWasteTargetPercent,
-		TLABRefillWasteFraction: DefaultTLABRefillWasteFraction,
+		TLABWasteTargetPercent:  defaultTLABWasteTargetPercent,
+		TLABRefillWasteFraction: defaultTLABRefillWasteFraction,
 
-		MaxLiveThreads: DefaultMaxLiveThreads,
+		MaxLiveThreads: defaultMaxLiveThreads,
 	}
 }

@@ -11,13 +11,13 @@ func TestNewKeepsExplicitEvacuatorSettings(t *testing.T) {
 		in, want Config
 	}{
 		{"insideSize", Config{MaxInsideCopySize: 64},
-			Config{MaxStackDepth: DefaultMaxStackDepth, MaxInsideCopySize: 64, WorkVolumeQuantum: DefaultWorkVolumeQuantum}},
+			Config{MaxStackDepth: defaultMaxStackDepth, MaxInsideCopySize: 64, WorkVolumeQuantum: defaultWorkVolumeQuantum}},
 		{"distance", Config{InsideCopyDistance: 1024},
-			Config{MaxStackDepth: DefaultMaxStackDepth, MaxInsideCopySize: DefaultMaxInsideCopySize, InsideCopyDistance: 1024, WorkVolumeQuantum: DefaultWorkVolumeQuantum}},
+			Config{MaxStackDepth: defaultMaxStackDepth, MaxInsideCopySize: defaultMaxInsideCopySize, InsideCopyDistance: 1024, WorkVolumeQuantum: defaultWorkVolumeQuantum}},
 		{"quantum", Config{WorkVolumeQuantum: 8192},
-			Config{MaxStackDepth: DefaultMaxStackDepth, MaxInsideCopySize: DefaultMaxInsideCopySize, WorkVolumeQuantum: 8192}},
+			Config{MaxStackDepth: defaultMaxStackDepth, MaxInsideCopySize: defaultMaxInsideCopySize, WorkVolumeQuantum: 8192}},
 		{"depth", Config{MaxStackDepth: 4},
-			Config{MaxStackDepth: 4, MaxInsideCopySize: DefaultMaxInsideCopySize, WorkVolumeQuantum: DefaultWorkVolumeQuantum}},
+			Config{MaxStackDepth: 4, MaxInsideCopySize: defaultMaxInsideCopySize, WorkVolumeQuantum: defaultWorkVolumeQuantum}},
 		{"default", DefaultConfig(), DefaultConfig()},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -131,10 +131,10 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 		cfg.GCThreads = def.GCThreads
 	}
 	if cfg.TLABWasteTargetPercent == 0 {
-		cfg.TLABWasteTargetPercent = DefaultTLABWasteTargetPercent
+		cfg.TLABWasteTargetPercent = defaultTLABWasteTargetPercent
 	}
 	if cfg.TLABRefillWasteFraction == 0 {
-		cfg.TLABRefillWasteFraction = DefaultTLABRefillWasteFraction
+		cfg.TLABRefillWasteFraction = defaultTLABRefillWasteFraction
 	}
 	if cfg.MaxLiveThreads == 0 {
 		cfg.MaxLiveThreads = def.MaxLiveThreads

@@ -40,14 +40,6 @@ func (h *Heap) LogMetadata() {
 	}
 }
 
-// MetadataStats returns the class-metadata sub-allocator's figures.
-func (h *Heap) MetadataStats() mem.Low4GStats { return h.metaArena.Stats() }
-
-// VerifyMetadata checks the sub-allocator's invariants (every region's
-// segment map and free list, every region below 4 GB). -Xcheck:gc may call
-// it after each collection.
-func (h *Heap) VerifyMetadata() error { return h.metaArena.Verify() }
-
 // sizeB formats bytes like sizeM, but small sizes in bytes: metadata
 // figures are often below a kilobyte.
 func sizeB(b uintptr) string {

@@ -20,7 +20,7 @@ import (
 // inside a safe region, because the holder may itself be stopping the
 // world. Holding the lock it sets requested and
 // waits until running drops to one (itself). Running mutators poll
-// requested (Mutator.PollNeeded: one atomic load) at backward jumps, calls
+// requested (one atomic load: Mutator.PollFlag) at backward jumps, calls
 // and allocation slow paths, and on seeing it park: enter a safe region,
 // which wakes the collector, and leave it again, which waits until the
 // world restarts. Threads blocked for long (joining another thread, waiting
@@ -102,9 +102,9 @@ func (m *Mutator) Release() {
 	}
 }
 
-// PollNeeded reports whether a collection is waiting for this thread to
+// pollNeeded reports whether a collection is waiting for this thread to
 // park. It is the safepoint poll's fast path: one atomic load.
-func (m *Mutator) PollNeeded() bool { return m.h.sp.requested.Load() }
+func (m *Mutator) pollNeeded() bool { return m.h.sp.requested.Load() }
 
 // Park stops at a safepoint until the pending collection is over.
 func (m *Mutator) Park() {
@@ -226,8 +226,9 @@ func (h *Heap) ResumeMutators() {
 	h.sp.mu.Unlock()
 }
 
-// PollFlag returns the flag PollNeeded reads, for a dispatch loop that
-// polls it directly.
+// PollFlag returns the flag a safepoint poll reads, for a dispatch loop
+// that polls it directly: true when a collection is waiting for this
+// thread to Park.
 func (m *Mutator) PollFlag() *atomic.Bool { return &m.h.sp.requested }
 
 // takeTTSP returns the time to safepoint of the current stop, once: when a
@@ -236,11 +237,4 @@ func (h *Heap) takeTTSP() time.Duration {
 	d := h.sp.ttsp
 	h.sp.ttsp = 0
 	return d
-}
-
-// Mutators returns the number of registered mutator threads.
-func (h *Heap) Mutators() int {
-	h.sp.mu.Lock()
-	defer h.sp.mu.Unlock()
-	return len(h.sp.mutators)
 }

@@ -140,8 +140,7 @@ func TestParseSetsConfig(t *testing.T) {
 		{[]string{"-Xlog:gc*:stderr"}, func(c gc.Config) bool { return c.LogDetail }},
 		{nil, func(c gc.Config) bool {
 			return !c.NoTLAB && !c.NoResizeTLAB && !c.LogTLAB && c.TLABInitialSize == 0 && c.TLABMaximumSize == 0 &&
-				c.TLABWasteTargetPercent == gc.DefaultTLABWasteTargetPercent &&
-				c.TLABRefillWasteFraction == gc.DefaultTLABRefillWasteFraction
+				c.TLABWasteTargetPercent == 1 && c.TLABRefillWasteFraction == 64 // HotSpot's
 		}},
 		{[]string{"-Xgc:tlhInitialSize=2k", "-Xgc:tlhMaximumSize=1M"}, func(c gc.Config) bool {
 			return c.TLABInitialSize == 2<<10 && c.TLABMaximumSize == 1<<20
