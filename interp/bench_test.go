@@ -6,16 +6,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// benchDir holds the Crafting Interpreters benchmark programs.
-const benchDir = "../../shared/lox/benchmark"
+	"minivm/internal/loxsuite"
+)
 
 // BenchmarkLox runs the interpreter-bound benchmark programs (clox's
 // benchmark set minus the GC-bound tree builders) as sub-benchmarks, e.g.
 //
 //	go test ./interp -run X -bench Lox/fib -benchtime 1x
 func BenchmarkLox(b *testing.B) {
+	benchDir := filepath.Join(loxsuite.Root(b), "benchmark")
 	for _, name := range []string{"fib", "invocation", "method_call", "properties", "zoo", "equality", "string_equality", "instantiation"} {
 		b.Run(name, func(b *testing.B) { benchmarkScript(b, filepath.Join(benchDir, name+".lox")) })
 	}
@@ -26,6 +26,7 @@ func BenchmarkLox(b *testing.B) {
 // With BenchmarkLox it is the workload of cmd/minivm/default.pgo
 // (benchmarks/pgo.sh).
 func BenchmarkLoxGC(b *testing.B) {
+	benchDir := filepath.Join(loxsuite.Root(b), "benchmark")
 	for _, path := range []string{
 		filepath.Join(benchDir, "binary_trees.lox"),
 		filepath.Join(benchDir, "trees.lox"),
@@ -39,7 +40,7 @@ func BenchmarkLoxGC(b *testing.B) {
 func benchmarkScript(b *testing.B, path string) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		b.Skip(err)
+		b.Fatal(err)
 	}
 	for b.Loop() {
 		vm, err := New(Options{Stdout: io.Discard, Stderr: os.Stderr})

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"minivm/internal/loxsuite"
 	"minivm/runtime/gc"
 )
 
@@ -19,8 +20,10 @@ import (
 //	go test ./interp -run X -fuzz FuzzRun -fuzztime 60s
 func FuzzRun(f *testing.F) {
 	seeds, _ := filepath.Glob("testdata/*.lox")
-	more, _ := filepath.Glob(filepath.Join(suiteDir, "test", "*", "*.lox"))
-	seeds = append(seeds, more...)
+	if root, err := loxsuite.Find(); err == nil { // no suite: fewer seeds
+		more, _ := filepath.Glob(filepath.Join(root, "test", "*", "*.lox"))
+		seeds = append(seeds, more...)
+	}
 	for _, path := range seeds {
 		if src, err := os.ReadFile(path); err == nil {
 			f.Add(string(src))

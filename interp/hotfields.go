@@ -12,7 +12,7 @@ import (
 	jithints "minivm/runtime/jit_hints"
 )
 
-// The hot-field profiler's wiring (runtime/jit_hints, issue 6).
+// The hot-field profiler's wiring (runtime/jit_hints).
 //
 // Counting. Every field-load inline cache (GET_PROPERTY,
 // GET_LOCAL_PROPERTY, INVOKE of a field) counts the loads it serves

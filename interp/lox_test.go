@@ -22,6 +22,7 @@ import (
 	"strings"
 	"testing"
 
+	"minivm/internal/loxsuite"
 	"minivm/runtime/gc"
 )
 
@@ -235,9 +236,6 @@ func TestLoxStress(t *testing.T) {
 
 var collectors = []gc.Collector{gc.BreadthFirst, gc.Hierarchical, gc.Recursive}
 
-// suiteDir is the Crafting Interpreters conformance suite.
-const suiteDir = "../../shared/lox"
-
 // suiteSkip: the early chapters' tests (not for a full interpreter) and
 // clox's one-byte operand limits, which minivm does not have; the same
 // list as run_suite.py --suite minivm.
@@ -248,17 +246,15 @@ var suiteSkip = []string{
 	"test/limit/too_many_upvalues.lox",
 }
 
-func suiteFiles(t *testing.T) []string {
-	root := filepath.Join(suiteDir, "test")
-	if _, err := os.Stat(root); err != nil {
-		t.Skip("conformance suite not present:", err)
-	}
+// suiteFiles lists the programs of the conformance suite at root but
+// suiteSkip's.
+func suiteFiles(t *testing.T, root string) []string {
 	var files []string
-	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join(root, "test"), func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".lox") {
 			return err
 		}
-		rel, _ := filepath.Rel(suiteDir, path)
+		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
 		for _, s := range suiteSkip {
 			if strings.HasPrefix(rel, s) {
@@ -268,12 +264,16 @@ func suiteFiles(t *testing.T) []string {
 		files = append(files, path)
 		return nil
 	})
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no conformance programs under %s: %v", root, err)
+	}
 	return files
 }
 
-// TestSuite runs the conformance suite in-process with run_suite.py's rules.
+// TestSuite runs the conformance suite in-process with run_suite.py's
+// rules. internal/loxsuite finds the suite; without it the test fails.
 func TestSuite(t *testing.T) {
-	files := suiteFiles(t)
+	files := suiteFiles(t, loxsuite.Root(t))
 	passed := runFiles(t, files, Options{Heap: testHeap})
 	t.Logf("suite: %d passed of %d", passed, len(files))
 }
@@ -283,7 +283,7 @@ func TestSuiteStress(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	files := suiteFiles(t)
+	files := suiteFiles(t, loxsuite.Root(t))
 	for _, c := range collectors {
 		t.Run(string(c), func(t *testing.T) {
 			cfg := stressHeap

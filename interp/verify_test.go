@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"minivm/internal/loxsuite"
 	"minivm/lang"
 )
 
@@ -103,8 +104,8 @@ func verifyProto(vm *VM, p *proto) error {
 // prototypes.
 func TestVerifyBytecode(t *testing.T) {
 	files := testdataFiles(t)
-	if _, err := os.Stat(suiteDir); err == nil {
-		files = append(files, suiteFiles(t)...)
+	if root, ok := loxsuite.Optional(t); ok {
+		files = append(files, suiteFiles(t, root)...)
 	}
 	vm, err := New(Options{Heap: testHeap})
 	if err != nil {

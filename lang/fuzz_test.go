@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"minivm/internal/loxsuite"
 )
 
 // checkParse asserts what must hold for every input: Parse never panics
@@ -95,7 +97,10 @@ func FuzzParse(f *testing.F) {
 	for _, s := range longSeeds() {
 		f.Add(s)
 	}
-	files, _ := readSuite() // no suite: fuzz from the snippets alone
+	var files []suiteFile
+	if root, err := loxsuite.Find(); err == nil { // no suite: fuzz from the snippets alone
+		files, _ = readSuite(root)
+	}
 	for _, sf := range files {
 		// The stress files (limit/loop_too_large.lox is 168KB) only slow
 		// the mutator down.
@@ -126,7 +131,11 @@ func TestMutatedPrograms(t *testing.T) {
 	for _, tc := range bindingCases {
 		bases = append(bases, tc.src)
 	}
-	if files, err := readSuite(); err == nil {
+	if root, ok := loxsuite.Optional(t); ok {
+		files, err := readSuite(root)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, f := range files {
 			if len(f.expected) == 0 && len(f.src) <= 4<<10 {
 				bases = append(bases, f.src)

@@ -10,10 +10,10 @@ package testscripts
 // It runs the suite once per configuration (a set of extra flags). The
 // first table always runs; stressConfigs run only with MINIVM_STRESS=1
 // (.ci/run's stress step). Set MINIVM_RELAXED_SYNTAX=1 for run_suite.py's
-// --relaxed-syntax, MINIVM_LOX_SUITE to use another suite root,
-// MINIVM_SKIP_LOX_SUITE=1 to skip when there is no suite (without it a
-// missing suite fails) and MINIVM_SUITE_TIMEOUT to change the per-file
-// timeout.
+// --relaxed-syntax and MINIVM_SUITE_TIMEOUT to change the per-file
+// timeout. internal/loxsuite finds the suite (MINIVM_LOX_SUITE names
+// another root) and fails the test when it is missing, unless
+// MINIVM_SKIP_LOX_SUITE=1.
 //
 // go test caches a passing run keyed on these variables, but it does not
 // look at files outside the module, so it replays the result after the
@@ -34,6 +34,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"minivm/internal/loxsuite"
 )
 
 // A config is one way of running the suite: minivm's extra flags.
@@ -66,17 +68,18 @@ var stressConfigs = []config{
 	{"smallHeap", []string{"-Xmx1m", "-Xmn256k", "-Xcheck:gc"}},
 	// An odd interval: collections land at other allocation sites.
 	{"stress7", []string{"-Xgc:stress=7", "-Xcheck:gc"}},
-	// The evacuator's parameter corners (issue 4).
+	// The evacuator's parameter corners: a one-frame stack (breadth-first),
+	// small and large inside copies.
 	{"recursive+stress+depth1", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumStackDepth=1", "-Xgc:stress", "-Xcheck:gc"}},
 	{"recursive+stress+inside64", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopySize=64", "-Xgc:stress", "-Xcheck:gc"}},
 	{"recursive0+stress+inside131072", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopySize=131072", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:stress", "-Xcheck:gc"}},
 	{"recursive+stress+tenure1", []string{"-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc", "-Xgc:scvTenureAge=1"}},
-	// Tiny class-metadata regions: many sub-allocator regions (issue 7).
+	// Tiny class-metadata regions: many sub-allocator regions.
 	{"stress+tinySuballocator", []string{"-Xgc:stress", "-Xcheck:gc", "-Xgc:suballocatorInitialSize=4k", "-Xgc:suballocatorIncrementSize=4k"}},
 	{"recursive+stress+tinySuballocator+bruteForce", []string{"-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc", "-Xgc:suballocatorInitialSize=4k", "-Xgc:suballocatorIncrementSize=4k", "-Xgc:suballocatorQuickAllocDisable"}},
-	// Hot-field scan ordering with depth-first evacuation (issue 6).
+	// Hot-field scan ordering with depth-first evacuation.
 	{"recursive0+hotFields+stress", []string{"-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:hotFieldScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
-	// Parallel GC (issue 5).
+	// Parallel GC: four GC threads, each scan ordering.
 	{"breadthFirst+stress+threads4", []string{"-Xgcthreads4", "-Xgc:breadthFirstScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
 	{"hierarchical+stress+threads4", []string{"-Xgcthreads4", "-Xgc:hierarchicalScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
 	{"recursive+stress+threads4", []string{"-Xgcthreads4", "-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
@@ -89,7 +92,7 @@ var suiteTimeout = 60 * time.Second
 func stressEnabled() bool { return os.Getenv("MINIVM_STRESS") == "1" }
 
 func TestConformance(t *testing.T) {
-	root := loxSuiteRoot(t)
+	root := loxsuite.Root(t)
 	if s := os.Getenv("MINIVM_SUITE_TIMEOUT"); s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil {
@@ -132,41 +135,6 @@ func TestConformance(t *testing.T) {
 				cfg.flags, passed.Load(), failed.Load(), skipped, expectations)
 		})
 	}
-}
-
-// loxSuiteRoot finds the suite root (the directory holding test/):
-// $MINIVM_LOX_SUITE, else ../shared/lox beside the repository root (the
-// directory holding go.mod). A missing suite fails the test, so that a
-// checkout without it cannot pass unnoticed (go test prints nothing but
-// "ok" for a passing package, skips included); MINIVM_SKIP_LOX_SUITE=1
-// turns the failure into a skip.
-func loxSuiteRoot(t *testing.T) string {
-	root := os.Getenv("MINIVM_LOX_SUITE")
-	if root == "" {
-		dir, err := os.Getwd()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				break
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				t.Fatal("no go.mod above the test directory")
-			}
-			dir = parent
-		}
-		root = filepath.Join(filepath.Dir(dir), "shared", "lox")
-	}
-	if fi, err := os.Stat(filepath.Join(root, "test")); err != nil || !fi.IsDir() {
-		msg := fmt.Sprintf("no Lox conformance suite at %s (want ../shared/lox/test beside the repository, or MINIVM_LOX_SUITE=<suite root>)", root)
-		if os.Getenv("MINIVM_SKIP_LOX_SUITE") == "1" {
-			t.Skip(msg + "; skipped: MINIVM_SKIP_LOX_SUITE=1")
-		}
-		t.Fatal(msg + "; set MINIVM_SKIP_LOX_SUITE=1 to skip")
-	}
-	return root
 }
 
 // Expectation syntax and output matching, as in run_suite.py.
@@ -477,7 +445,7 @@ var benchmarkConfigs = []config{
 	{"hierarchical-64m-verify", []string{"-Xmx64m", "-Xmn8m", "-Xgc:hierarchicalScanOrdering", "-Xcheck:gc"}},
 	{"recursive-64m", []string{"-Xmx64m", "-Xgc:recursiveScanOrdering"}},
 	{"recursive0-64m-verify", []string{"-Xmx64m", "-Xmn8m", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xcheck:gc"}},
-	// Identical output for 1, 2 and 4 GC threads (issue 5).
+	// Identical output for 1, 2 and 4 GC threads.
 	{"breadthFirst-threads1", []string{"-Xgcthreads1", "-Xmn4m", "-Xgc:breadthFirstScanOrdering"}},
 	{"breadthFirst-threads2", []string{"-Xgcthreads2", "-Xmn4m", "-Xgc:breadthFirstScanOrdering"}},
 	{"hierarchical-threads4", []string{"-Xgcthreads4", "-Xmn4m", "-Xgc:hierarchicalScanOrdering"}},
@@ -497,7 +465,7 @@ func TestStressBenchmarks(t *testing.T) {
 	if !stressEnabled() {
 		t.Skip("set MINIVM_STRESS=1 to run the benchmarks under GC stress")
 	}
-	dir := filepath.Join(loxSuiteRoot(t), "benchmark")
+	dir := filepath.Join(loxsuite.Root(t), "benchmark")
 	minivm, err := exec.LookPath("minivm")
 	if err != nil {
 		t.Fatal(err)

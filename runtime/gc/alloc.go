@@ -3,24 +3,11 @@ package gc
 // Allocation. Every allocator initialises the whole object before it
 // returns, so a collection triggered by the next allocation never sees
 // garbage. Any allocation may run a collection and move objects. The
-// allocators are Mutator methods (mutator.go); the Heap methods below
-// allocate as the heap's main mutator, for single-threaded clients.
+// allocators are Mutator methods (mutator.go).
 
 // Main returns the mutator created with the heap, which starts running:
 // the thread that created the heap is its first mutator.
 func (h *Heap) Main() *Mutator { return h.main }
-
-// AllocFixed allocates as the main mutator (Mutator.AllocFixed).
-func (h *Heap) AllocFixed(m Meta, fill Value) Ref { return h.main.AllocFixed(m, fill) }
-
-// AllocSlots allocates as the main mutator (Mutator.AllocSlots).
-func (h *Heap) AllocSlots(m Meta, n int, fill Value) Ref { return h.main.AllocSlots(m, n, fill) }
-
-// AllocBytes allocates as the main mutator (Mutator.AllocBytes).
-func (h *Heap) AllocBytes(m Meta, n int) Ref { return h.main.AllocBytes(m, n) }
-
-// Collect runs a full collection as the main mutator (Mutator.Collect).
-func (h *Heap) Collect() { h.main.Collect() }
 
 // MaxObjectSize bounds one object; larger requests are OutOfMemoryErrors.
 const MaxObjectSize = 1 << 31
@@ -33,7 +20,7 @@ func (m *Mutator) allocateSlow(size uintptr) Ref {
 	if size >= MaxObjectSize {
 		panic(&OutOfMemoryError{Msg: "requested object size exceeds the maximum object size"})
 	}
-	if m.PollNeeded() {
+	if m.pollNeeded() {
 		m.Park()
 	}
 	if h.cfg.StressInterval > 0 && h.allocsToCheck.Add(-1) <= 0 {
@@ -57,7 +44,7 @@ func (m *Mutator) allocateSlow(size uintptr) Ref {
 		// and allocate with the world still stopped, so that no other
 		// thread takes the freed space first.
 		var r Ref
-		m.withHeapLock(func() {
+		m.withAllocMu(func() {
 			if h.epoch.Load() == epoch {
 				m.stopped(func() { r = m.collectAndAllocate(size) })
 			}
@@ -69,7 +56,7 @@ func (m *Mutator) allocateSlow(size uintptr) Ref {
 }
 
 // collectAndAllocate collects for a failed allocation of size bytes and
-// allocates them; the caller holds the heap lock with the world stopped.
+// allocates them; the caller holds allocMu with the world stopped.
 // A nursery collection comes first, then a global one; only when that
 // leaves no room is the request an OutOfMemoryError (HotSpot's
 // satisfy_failed_allocation, run at the safepoint).
@@ -154,7 +141,7 @@ func (m *Mutator) retireTLAB() {
 func (m *Mutator) allocateTenured(size uintptr) Ref {
 	h := m.h
 	var off uintptr
-	m.withHeapLock(func() {
+	m.withAllocMu(func() {
 		ok := false
 		if off, ok = h.bumpTenure(size); !ok {
 			m.stopped(func() { h.collectGlobal(CauseAllocationFailure) })
@@ -167,7 +154,7 @@ func (m *Mutator) allocateTenured(size uintptr) Ref {
 }
 
 // bumpTenure carves size bytes at the tenure top, committing as needed.
-// Mutators call it under the heap lock.
+// Mutators call it holding allocMu.
 func (h *Heap) bumpTenure(size uintptr) (uintptr, bool) {
 	if h.tenureTop+size > h.tenureHi {
 		return 0, false

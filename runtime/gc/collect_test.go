@@ -24,6 +24,7 @@ type graphHeap struct {
 	node, array Meta
 	str         Meta
 	nextID      int
+	model       *graphModel // when set, newNode and mutate keep it in step
 }
 
 func newGraphHeap(t testing.TB, cfg Config) *graphHeap {
@@ -47,10 +48,13 @@ func newGraphHeap(t testing.TB, cfg Config) *graphHeap {
 // newNode allocates a node and pushes it as a root (so it survives later
 // allocations), returning its root index.
 func (g *graphHeap) newNode() int {
-	r := g.h.AllocFixed(g.node, Nil)
+	r := g.h.allocFixed(g.node, Nil)
 	g.nextID++
 	g.h.Store(r, 1, Number(float64(g.nextID)))
 	g.roots.vals = append(g.roots.vals, FromRef(r))
+	if g.model != nil {
+		g.model.push(&modelObj{kind: 1, id: float64(g.nextID), slots: make([]*modelObj, 3)})
+	}
 	return len(g.roots.vals) - 1
 }
 
@@ -103,32 +107,53 @@ func (g *graphHeap) shape() string {
 // mutate performs n random operations: allocate nodes, arrays and strings,
 // link them, and drop roots.
 func (g *graphHeap) mutate(rng *rand.Rand, n int) {
-	h := g.h
+	h, m := g.h, g.model
 	for i := 0; i < n; i++ {
 		vals := g.roots.vals
 		switch op := rng.Intn(10); {
 		case op < 4:
 			g.newNode()
 		case op < 5:
-			r := h.AllocSlots(g.array, rng.Intn(20), Nil)
+			length := rng.Intn(20)
+			r := h.allocSlots(g.array, length, Nil)
 			g.roots.vals = append(g.roots.vals, FromRef(r))
+			if m != nil {
+				m.push(&modelObj{kind: 2, slots: make([]*modelObj, length)})
+			}
 		case op < 6:
-			r := h.AllocBytes(g.str, rng.Intn(40))
+			size := rng.Intn(40)
+			r := h.allocBytes(g.str, size)
 			copy(h.Bytes(r), fmt.Sprint(i))
 			g.roots.vals = append(g.roots.vals, FromRef(r))
+			if m != nil {
+				b := make([]byte, size)
+				copy(b, fmt.Sprint(i))
+				m.push(&modelObj{kind: 3, bytes: b})
+			}
 		case op < 9 && len(vals) > 1:
-			from, to := vals[rng.Intn(len(vals))], vals[rng.Intn(len(vals))]
+			fi, ti := rng.Intn(len(vals)), rng.Intn(len(vals))
+			from, to := vals[fi], vals[ti]
+			slot := -1
 			switch h.Kind(from.AsRef()) {
 			case 1:
-				h.Store(from.AsRef(), 2+rng.Intn(3), to)
+				slot = rng.Intn(3)
 			case 2:
 				if n := h.Length(from.AsRef()); n > 0 {
-					h.Store(from.AsRef(), 2+rng.Intn(n), to)
+					slot = rng.Intn(n)
+				}
+			}
+			if slot >= 0 {
+				h.Store(from.AsRef(), 2+slot, to)
+				if m != nil {
+					m.roots[fi].slots[slot] = m.roots[ti]
 				}
 			}
 		case len(vals) > 8:
 			j := rng.Intn(len(vals))
 			g.roots.vals = append(vals[:j], vals[j+1:]...)
+			if m != nil {
+				m.roots = append(m.roots[:j], m.roots[j+1:]...)
+			}
 		}
 	}
 }
@@ -172,17 +197,28 @@ func TestCollectorsPreserveRandomGraphs(t *testing.T) {
 	}
 }
 
+// TestStressCollectsEveryAllocation mutates under -Xgc:stress=1, so every
+// allocation collects, and compares the heap's graph with a Go model of
+// what the mutator built after every few operations: a collection that
+// loses, duplicates or misplaces an object or a reference shows up as a
+// difference.
 func TestStressCollectsEveryAllocation(t *testing.T) {
 	g := newGraphHeap(t, Config{MaxHeap: 8 << 20, NurserySize: 512 << 10, StressInterval: 1, Verify: true})
+	g.model = &graphModel{}
 	rng := rand.New(rand.NewSource(1))
-	g.mutate(rng, 200)
-	before := g.shape()
-	g.mutate(rng, 0)
-	if g.h.stats.gcCount < 100 {
-		t.Fatalf("stress ran only %d collections", g.h.stats.gcCount)
+	for step := 0; step < 60; step++ {
+		g.mutate(rng, 10)
+		if got, want := g.shape(), g.model.shape(); got != want {
+			got, want = fromDiff(got, want)
+			t.Fatalf("step %d: heap graph differs from the model\nheap  ...%.200s\nmodel ...%.200s", step, got, want)
+		}
 	}
-	if g.shape() != before {
-		t.Fatal("shape changed")
+	st := g.h.stats
+	if st.gcCount < g.model.allocs {
+		t.Fatalf("%d allocations ran only %d collections", g.model.allocs, st.gcCount)
+	}
+	if st.globalCount == 0 {
+		t.Fatalf("no global collection in %d stress collections", st.gcCount)
 	}
 }
 
@@ -215,7 +251,7 @@ func TestContainmentOfAChain(t *testing.T) {
 		g.roots.vals = []Value{Nil}
 		const n = 4096
 		for i := 0; i < n; i++ {
-			r := g.h.AllocFixed(link, Number(1))
+			r := g.h.allocFixed(link, Number(1))
 			g.h.Store(r, 1, g.roots.vals[0])
 			g.roots.vals[0] = FromRef(r)
 		}

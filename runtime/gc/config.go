@@ -16,8 +16,12 @@ const (
 	Recursive    Collector = "recursive"    // the evacuator (depth-first)
 )
 
-// Config holds every tunable of the heap. Zero fields take the defaults
-// below (see DefaultConfig); cmd/minivm fills it from -X options.
+// Config holds every tunable of the heap. New gives each zero field its
+// default (see DefaultConfig), field by field, except where the field's
+// comment gives zero a meaning of its own (InsideCopyDistance 0 is
+// depth-first, StressInterval 0 is off, ...). cmd/minivm starts from
+// DefaultConfig and applies -X options on top; a Go caller that wants the
+// command line's values for those fields too starts from DefaultConfig.
 type Config struct {
 	MaxHeap     uintptr // -Xmx: bytes reserved for the heap
 	InitialHeap uintptr // -Xms: bytes committed at start (tenure + nursery)
@@ -45,14 +49,16 @@ type Config struct {
 	// (parallel.go, warm-up). 0, the default, is off.
 	GCThreadWarmupPercent int
 
-	// Evacuator parameters (-XXgc:recursive...). When MaxStackDepth is 0
-	// the whole group takes its defaults; InsideCopyDistance 0 is
-	// meaningful (depth-first).
+	// Evacuator parameters (-XXgc:recursive...). A zero MaxStackDepth,
+	// MaxInsideCopySize or WorkVolumeQuantum takes its default on its own,
+	// so an explicit setting of one never resets another. New takes
+	// InsideCopyDistance as given: 0 is depth-first, and DefaultConfig
+	// holds the command line's 4096.
 	MaxStackDepth      int // frames; 1 = breadth-first
 	MaxInsideCopySize  int // bytes; larger objects are copied outside
-	InsideCopyDistance int // bytes from the frame base before a copy opens a new frame
+	InsideCopyDistance int // bytes from the frame base before a copy opens a new frame; 0 = depth-first
 	WorkVolumeQuantum  int // bytes: the minimum workspace released to the worklist
-	WorkVolumeQuanta   int // notify quota, in quanta (parallel GC)
+	WorkVolumeQuanta   int // notify quota, in quanta (parallel GC); 0 = wake a stalled peer for any work
 
 	// Copy whitespace (whitespace.go), one policy for every nursery
 	// collector. Zero values take the defaults.
@@ -68,8 +74,8 @@ type Config struct {
 	LogDetail bool // -Xlog:gc*: per-collection detail lines
 	StatsFile io.Writer
 
-	// Class-metadata sub-allocator below 4 GB (runtime/mem.Low4G, issue
-	// 7). Zero sizes take the mem.DefaultSuballocator* defaults.
+	// Class-metadata sub-allocator below 4 GB (runtime/mem.Low4G). Zero
+	// sizes take the mem.DefaultSuballocator* defaults.
 	SuballocatorInitialSize   uintptr // -Xgc:suballocatorInitialSize: first region, reserved at start
 	SuballocatorCommitSize    uintptr // -Xgc:suballocatorCommitSize: commit step inside the first region
 	SuballocatorIncrementSize uintptr // -Xgc:suballocatorIncrementSize: each further region
@@ -78,15 +84,15 @@ type Config struct {
 	// gap search; false (the zero value) is quick, the default.
 	SuballocatorBruteForce bool
 
-	// Pretouch of committed tenure (issue 7). Pretouch
-	// (-Xgc:pretouch=<mode>) selects the mode; AlwaysPreTouch
-	// (-XX:+AlwaysPreTouch) alone selects the fastest one (parallel
-	// MADV_POPULATE_WRITE). The nursery is always populated.
+	// Pretouch of committed tenure. Pretouch (-Xgc:pretouch=<mode>)
+	// selects the mode; AlwaysPreTouch (-XX:+AlwaysPreTouch) alone selects
+	// the fastest one (parallel MADV_POPULATE_WRITE). The nursery is
+	// always populated.
 	Pretouch       mem.PretouchMode
 	AlwaysPreTouch bool
 
-	// TLABs (issue 8): HotSpot's adaptive policy (tlab.go). Zero values
-	// take the defaults, so the switches are negative.
+	// TLABs: HotSpot's adaptive policy (tlab.go). Zero values take the
+	// defaults, so the switches are negative.
 	NoTLAB                  bool    // -XX:-UseTLAB: every allocation CAS-bumps the shared allocate-space top
 	NoResizeTLAB            bool    // -XX:-ResizeTLAB: keep each thread's initial desired size
 	TLABInitialSize         uintptr // -Xgc:tlhInitialSize: initial desired size (0: capacity/(threads x target refills))
@@ -100,42 +106,42 @@ type Config struct {
 	MaxLiveThreads int
 }
 
-// Defaults, each with its reason.
+// Defaults, each with its reason (DefaultConfig gathers them), and limits.
 const (
-	// DefaultMaxHeap: reserving address space is free; committing is lazy.
-	DefaultMaxHeap = 1 << 30
-	// DefaultInitialHeap: enough to hold the nursery and some tenure
+	// defaultMaxHeap: reserving address space is free; committing is lazy.
+	defaultMaxHeap = 1 << 30
+	// defaultInitialHeap: enough to hold the nursery and some tenure
 	// without growing on small scripts.
-	DefaultInitialHeap = 64 << 20
-	// DefaultNurserySize: two 16 MB semispaces; large enough that a short
+	defaultInitialHeap = 64 << 20
+	// defaultNurserySize: two 16 MB semispaces; large enough that a short
 	// script never collects, small enough to pretouch in a few ms.
-	DefaultNurserySize = 32 << 20
-	// DefaultTenureAge follows OpenJ9's scvTenureAge default.
-	DefaultTenureAge = 10
-	// DefaultLargeObjectSize: 64 KB objects go straight to tenure.
-	DefaultLargeObjectSize = 64 << 10
+	defaultNurserySize = 32 << 20
+	// defaultTenureAge follows OpenJ9's scvTenureAge default.
+	defaultTenureAge = 10
+	// defaultLargeObjectSize: 64 KB objects go straight to tenure.
+	defaultLargeObjectSize = 64 << 10
 	// TLAB defaults, as in HotSpot (tlab_globals.hpp).
-	DefaultTLABWasteTargetPercent  = 1
-	DefaultTLABRefillWasteFraction = 64
+	defaultTLABWasteTargetPercent  = 1
+	defaultTLABRefillWasteFraction = 64
 	MinTLABSize                    = 2 << 10
-	// DefaultMaxLiveThreads: a thread starts with about 40 KB of Go
+	// defaultMaxLiveThreads: a thread starts with about 40 KB of Go
 	// memory (a 32 KB value stack, frames and records, a 4 KB goroutine
 	// stack), so 4096 live threads take about 165 MB; without a limit
 	// the Go runtime dies, unrecoverably, near 130,000 threads under an
 	// 8 GB address-space limit. The default is a generous worker pool.
-	DefaultMaxLiveThreads = 4096
+	defaultMaxLiveThreads = 4096
 	// Copy whitespace defaults, as in OMR's evacuator: 8-128 KB chunks
 	// (TLH maximum / 16 and the TLH maximum), the 768-byte refresh
 	// threshold (tlhMinimumSize) and 256-byte reusable minimum.
-	DefaultScanCacheMinimumSize       = 8 << 10
-	DefaultScanCacheMaximumSize       = 128 << 10
-	DefaultWhitespaceRefreshThreshold = 768
-	DefaultMinReusableWhitespace      = 256
+	defaultScanCacheMinimumSize       = 8 << 10
+	defaultScanCacheMaximumSize       = 128 << 10
+	defaultWhitespaceRefreshThreshold = 768
+	defaultMinReusableWhitespace      = 256
 	// Evacuator defaults, as in OMR.
-	DefaultMaxStackDepth      = 32
-	DefaultMaxInsideCopySize  = 256
-	DefaultInsideCopyDistance = 4096
-	DefaultWorkVolumeQuantum  = 4096
+	defaultMaxStackDepth      = 32
+	defaultMaxInsideCopySize  = 256
+	defaultInsideCopyDistance = 4096
+	defaultWorkVolumeQuantum  = 4096
 	// MinScanCacheSize: smaller chunks would be carved, under a lock, for
 	// every few objects.
 	MinScanCacheSize = 1 << 10
@@ -149,33 +155,33 @@ const (
 // DefaultConfig returns the configuration used when no option is given.
 func DefaultConfig() Config {
 	return Config{
-		MaxHeap:         DefaultMaxHeap,
-		InitialHeap:     DefaultInitialHeap,
-		NurserySize:     DefaultNurserySize,
+		MaxHeap:         defaultMaxHeap,
+		InitialHeap:     defaultInitialHeap,
+		NurserySize:     defaultNurserySize,
 		Collector:       Hierarchical,
-		TenureAge:       DefaultTenureAge,
-		LargeObjectSize: DefaultLargeObjectSize,
+		TenureAge:       defaultTenureAge,
+		LargeObjectSize: defaultLargeObjectSize,
 		GCThreads:       min(runtime.NumCPU(), 64),
 
 		AdaptiveGCThreads: true,
 
-		MaxStackDepth:      DefaultMaxStackDepth,
-		MaxInsideCopySize:  DefaultMaxInsideCopySize,
-		InsideCopyDistance: DefaultInsideCopyDistance,
-		WorkVolumeQuantum:  DefaultWorkVolumeQuantum,
+		MaxStackDepth:      defaultMaxStackDepth,
+		MaxInsideCopySize:  defaultMaxInsideCopySize,
+		InsideCopyDistance: defaultInsideCopyDistance,
+		WorkVolumeQuantum:  defaultWorkVolumeQuantum,
 
-		ScanCacheMinimumSize:       DefaultScanCacheMinimumSize,
-		ScanCacheMaximumSize:       DefaultScanCacheMaximumSize,
-		WhitespaceRefreshThreshold: DefaultWhitespaceRefreshThreshold,
-		MinReusableWhitespace:      DefaultMinReusableWhitespace,
+		ScanCacheMinimumSize:       defaultScanCacheMinimumSize,
+		ScanCacheMaximumSize:       defaultScanCacheMaximumSize,
+		WhitespaceRefreshThreshold: defaultWhitespaceRefreshThreshold,
+		MinReusableWhitespace:      defaultMinReusableWhitespace,
 
 		SuballocatorInitialSize:   mem.DefaultSuballocatorInitialSize,
 		SuballocatorCommitSize:    mem.DefaultSuballocatorCommitSize,
 		SuballocatorIncrementSize: mem.DefaultSuballocatorIncrementSize,
 
-		TLABWasteTargetPercent:  DefaultTLABWasteTargetPercent,
-		TLABRefillWasteFraction: DefaultTLABRefillWasteFraction,
+		TLABWasteTargetPercent:  defaultTLABWasteTargetPercent,
+		TLABRefillWasteFraction: defaultTLABRefillWasteFraction,
 
-		MaxLiveThreads: DefaultMaxLiveThreads,
+		MaxLiveThreads: defaultMaxLiveThreads,
 	}
 }

@@ -25,9 +25,9 @@
 // (inlined into the allocators), HotSpot's adaptive TLAB sizing and slow
 // path (tlab.go, tlabstats.go), and CAS on the shared allocate-space top
 // for refills and allocations outside TLABs (alloc.go). Collections stop
-// the world (safepoint.go): the collecting thread holds the heap lock and
-// waits until every other mutator has parked at a poll or is in a safe
-// region.
+// the world (safepoint.go): the collecting thread holds allocMu, the lock
+// that serialises collections and tenure allocation, and waits until every
+// other mutator has parked at a poll or is in a safe region.
 //
 // # Barrier and remembered set
 //

@@ -196,10 +196,7 @@ func (h *Heap) slide(lm *liveMap) {
 	}
 	for off := lm.nextLive(lm.lo); off < lm.hi; {
 		size := h.sizeAt(off)
-		to := off
-		if !lm.identity {
-			to = lm.forward(off)
-		}
+		to := lm.forward(off)
 		hdr := *h.word(Ref(off>>3), 0) &^ (hdrMarked | hdrRemembered)
 		if to != off {
 			copy(unsafe.Slice((*byte)(unsafe.Add(h.base, to)), size), unsafe.Slice((*byte)(unsafe.Add(h.base, off)), size))

@@ -130,18 +130,21 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 		cfg.GCThreads = def.GCThreads
 	}
 	if cfg.TLABWasteTargetPercent == 0 {
-		cfg.TLABWasteTargetPercent = DefaultTLABWasteTargetPercent
+		cfg.TLABWasteTargetPercent = defaultTLABWasteTargetPercent
 	}
 	if cfg.TLABRefillWasteFraction == 0 {
-		cfg.TLABRefillWasteFraction = DefaultTLABRefillWasteFraction
+		cfg.TLABRefillWasteFraction = defaultTLABRefillWasteFraction
 	}
 	if cfg.MaxLiveThreads == 0 {
 		cfg.MaxLiveThreads = def.MaxLiveThreads
 	}
 	if cfg.MaxStackDepth == 0 {
 		cfg.MaxStackDepth = def.MaxStackDepth
+	}
+	if cfg.MaxInsideCopySize == 0 {
 		cfg.MaxInsideCopySize = def.MaxInsideCopySize
-		cfg.InsideCopyDistance = def.InsideCopyDistance
+	}
+	if cfg.WorkVolumeQuantum == 0 {
 		cfg.WorkVolumeQuantum = def.WorkVolumeQuantum
 	}
 	for _, f := range []struct {
@@ -304,7 +307,7 @@ func (h *Heap) growTenure(n uintptr) error {
 }
 
 // pretouchTenure applies -Xgc:pretouch / -XX:+AlwaysPreTouch to freshly
-// committed tenure [addr, addr+n) (issue 7): queue it for the background
+// committed tenure [addr, addr+n): queue it for the background
 // pretoucher, just ahead of the tenure allocator; or touch it now with the
 // chosen mode (on the GC threads with -XX:+AlwaysPreTouch); or, with
 // -XX:+AlwaysPreTouch alone, the fastest way (parallel populate).

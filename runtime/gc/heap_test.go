@@ -42,10 +42,10 @@ func TestObjectLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if uint64(inst) >= 1<<32 || inst.Size() != 40 || inst.Tag() != 42 || inst.Kind() != 7 || inst.Layout() != LayoutFixed {
+	if uint64(inst) >= 1<<32 || inst.Size() != 40 || inst.Tag() != 42 || inst.kind() != 7 || inst.Layout() != LayoutFixed {
 		t.Fatalf("meta fields wrong: size %d tag %d", inst.Size(), inst.Tag())
 	}
-	r := h.AllocFixed(inst, Undefined)
+	r := h.allocFixed(inst, Undefined)
 	if !h.IsYoung(r) || h.Kind(r) != 7 || h.MetaOf(r) != inst || h.RawWord(r, 1) != 0 || h.Load(r, 2) != Undefined || h.Load(r, 4) != Undefined {
 		t.Fatalf("fixed object initialised wrongly")
 	}
@@ -54,13 +54,13 @@ func TestObjectLayout(t *testing.T) {
 		t.Fatal("store/load mismatch")
 	}
 	str, _ := h.NewMeta(MetaSpec{Layout: LayoutBytes, Kind: 1})
-	s := h.AllocBytes(str, 11)
+	s := h.allocBytes(str, 11)
 	copy(h.Bytes(s), "hello world")
 	if h.Length(s) != 11 || string(h.Bytes(s)) != "hello world" {
 		t.Fatal("bytes object wrong")
 	}
 	arr, _ := h.NewMeta(MetaSpec{Layout: LayoutSlots, Kind: 2})
-	a := h.AllocSlots(arr, 5, Nil)
+	a := h.allocSlots(arr, 5, Nil)
 	if h.Length(a) != 5 || h.Load(a, 6) != Nil {
 		t.Fatal("slots object wrong")
 	}

@@ -31,8 +31,8 @@ func TestHotContainment(t *testing.T) {
 		}
 		g.roots.vals = []Value{Nil, Nil}
 		for i := 0; i < n; i++ {
-			g.roots.vals[1] = FromRef(g.h.AllocSlots(g.array, 4, Number(1)))
-			r := g.h.AllocFixed(node, Nil)
+			g.roots.vals[1] = FromRef(g.h.allocSlots(g.array, 4, Number(1)))
+			r := g.h.allocFixed(node, Nil)
 			g.h.Store(r, 2, g.roots.vals[1])
 			g.h.Store(r, 3, g.roots.vals[0])
 			g.roots.vals[0] = FromRef(r)

@@ -59,8 +59,9 @@ func (m Meta) ptr(off uintptr) unsafe.Pointer { return mem.At(uintptr(m) + off) 
 // Layout returns how objects of this ClassMeta are laid out.
 func (m Meta) Layout() Layout { return Layout(*(*uint8)(m.ptr(metaLayout))) }
 
-// Kind returns the client-defined kind byte.
-func (m Meta) Kind() uint8 { return *(*uint8)(m.ptr(metaKind)) }
+// kind returns the client-defined kind byte, which allocation copies into
+// each object's header (Heap.Kind reads it there).
+func (m Meta) kind() uint8 { return *(*uint8)(m.ptr(metaKind)) }
 
 // PrefixWords returns the raw words between the header and the first slot.
 func (m Meta) PrefixWords() int { return int(*(*uint8)(m.ptr(metaPrefix))) }

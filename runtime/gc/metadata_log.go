@@ -7,7 +7,7 @@ import (
 )
 
 // LogMetadata writes the [gc,metadata] line describing the class-metadata
-// sub-allocator below 4 GB (issue 7), and, when tenure is pretouched, a
+// sub-allocator below 4 GB, and, when tenure is pretouched, a
 // [gc,pretouch] line. The VM calls it once at exit, from Finish.
 //
 //	[gc,metadata] Metadata: regions=3 (large=1, released=0) reserved=216M committed=58M peak=58M used=1234K blocks=812 free_blocks=17 free=3072B fragmentation=5 joins=40 rebuilds=0 search=quick 0.051ms
@@ -39,14 +39,6 @@ func (h *Heap) LogMetadata() {
 		h.logf("gc,pretouch", "Pretouch: mode=%s (AlwaysPreTouch) workers=%d", mode, h.cfg.GCThreads)
 	}
 }
-
-// MetadataStats returns the class-metadata sub-allocator's figures.
-func (h *Heap) MetadataStats() mem.Low4GStats { return h.metaArena.Stats() }
-
-// VerifyMetadata checks the sub-allocator's invariants (every region's
-// segment map and free list, every region below 4 GB). -Xcheck:gc may call
-// it after each collection.
-func (h *Heap) VerifyMetadata() error { return h.metaArena.Verify() }
 
 // sizeB formats bytes like sizeM, but small sizes in bytes: metadata
 // figures are often below a kilobyte.

@@ -34,7 +34,7 @@ func TestMetadataSubAllocator(t *testing.T) {
 		}
 		metas = append(metas, m)
 	}
-	st := h.MetadataStats()
+	st := h.metaArena.Stats()
 	if st.Regions < 10 || st.LargeRegions != 5 || st.Blocks != 2002 {
 		t.Fatalf("stats: %+v", st)
 	}
@@ -46,7 +46,7 @@ func TestMetadataSubAllocator(t *testing.T) {
 			}
 		}
 	}
-	if err := h.VerifyMetadata(); err != nil {
+	if err := h.metaArena.Verify(); err != nil {
 		t.Fatal(err)
 	}
 	h.LogMetadata()

@@ -15,7 +15,7 @@ type Mutator struct {
 	_       cpu.CacheLinePad
 	h       *Heap
 	id      int
-	tlab    TLAB
+	tlab    tlab
 	running bool // outside a safe region; guarded by h.sp.mu
 	_       cpu.CacheLinePad
 }
@@ -29,7 +29,7 @@ func (m *Mutator) AllocFixed(meta Meta, fill Value) Ref {
 	if !ok {
 		r = m.allocateSlow(size)
 	}
-	*h.word(r, 0) = uint64(meta) | uint64(meta.Kind())<<hdrKindShift
+	*h.word(r, 0) = uint64(meta) | uint64(meta.kind())<<hdrKindShift
 	prefix := meta.PrefixWords()
 	for w := 1; w <= prefix; w++ {
 		*h.word(r, w) = 0
@@ -56,7 +56,7 @@ func (m *Mutator) AllocSlots(meta Meta, n int, fill Value) Ref {
 	if !ok {
 		r = m.allocateSlow(size)
 	}
-	*h.word(r, 0) = uint64(meta) | uint64(meta.Kind())<<hdrKindShift
+	*h.word(r, 0) = uint64(meta) | uint64(meta.kind())<<hdrKindShift
 	*h.word(r, 1) = uint64(uint32(n))
 	for w := 2; w < 2+n; w++ {
 		*h.word(r, w) = uint64(fill)
@@ -75,7 +75,7 @@ func (m *Mutator) AllocBytes(meta Meta, n int) Ref {
 	if !ok {
 		r = m.allocateSlow(size)
 	}
-	*h.word(r, 0) = uint64(meta) | uint64(meta.Kind())<<hdrKindShift
+	*h.word(r, 0) = uint64(meta) | uint64(meta.kind())<<hdrKindShift
 	*h.word(r, 1) = uint64(uint32(n))
 	for w := 2; w < int(size/WordSize); w++ {
 		*h.word(r, w) = 0
@@ -90,7 +90,7 @@ func (m *Mutator) Collect() {
 
 // bump allocates size bytes in the TLAB, or fails when it has no room;
 // small enough to be inlined into the allocators.
-func (t *TLAB) bump(size uintptr) (Ref, bool) {
+func (t *tlab) bump(size uintptr) (Ref, bool) {
 	off, top := t.top, t.top+size
 	if top > t.end {
 		return 0, false

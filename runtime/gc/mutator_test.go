@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Multi-mutator tests (issue 8): several goroutines, each with its own
+// Multi-mutator tests: several goroutines, each with its own
 // Mutator, allocate concurrently while collections stop the world. Run
 // them with -race: the safepoint protocol is what orders the mutators'
 // heap and root writes before the collector's reads and back.
@@ -69,7 +69,7 @@ func (mh *mutatorHeap) work(m *Mutator, id, iters, keepEvery int) string {
 	h, root := mh.h, mh.roots.slots[id]
 	kept := 0
 	for k := 0; k < iters; k++ {
-		if m.PollNeeded() {
+		if m.pollNeeded() {
 			m.Park()
 		}
 		m.AllocSlots(mh.array, 4, Number(float64(k))) // garbage
@@ -206,11 +206,11 @@ func runMutators(t *testing.T, mh *mutatorHeap, workers, iters, keepEvery int, s
 	for msg := range failures {
 		t.Error(msg)
 	}
-	if got := h.Mutators(); got != 1 {
+	if got := h.mutatorCount(); got != 1 {
 		t.Errorf("%d mutators registered after the workers released theirs, want 1", got)
 	}
 	// The heap is still sound with the workers gone.
-	h.Collect()
+	h.Main().Collect()
 	return h.stats
 }
 
@@ -266,13 +266,13 @@ func TestTLABRefillWasteLimit(t *testing.T) {
 	h, m := g.h, g.h.Main()
 	tl := &m.tlab
 	g.roots.vals = []Value{Nil}
-	h.AllocSlots(g.array, 4, Nil)
+	h.allocSlots(g.array, 4, Nil)
 	if tl.refills != 1 || tl.end-tl.start != tl.desired+SlotsSize(4) {
 		t.Fatalf("first allocation: %d refills, chunk of %d bytes; want 1, %d", tl.refills, tl.end-tl.start, tl.desired+SlotsSize(4))
 	}
 	// Leave between 600 and 648 bytes free.
 	for tl.free() >= 600+SlotsSize(4) {
-		h.AllocSlots(g.array, 4, Nil)
+		h.allocSlots(g.array, 4, Nil)
 	}
 	free, top, limit := tl.free(), tl.top, tl.refillWasteLimit
 	if limit != tl.desired/64 || free <= limit {
@@ -283,7 +283,7 @@ func TestTLABRefillWasteLimit(t *testing.T) {
 	n := int(free / WordSize) // SlotsSize(n) = free + 16
 	wantSlow := int((free - limit + tlabWasteIncrement - 1) / tlabWasteIncrement)
 	for i := 0; i < wantSlow; i++ {
-		r := h.AllocSlots(g.array, n, Nil)
+		r := h.allocSlots(g.array, n, Nil)
 		off := uintptr(r) << 3
 		if tl.top != top || (off >= tl.start && off < tl.end) || tl.slowAllocs != i+1 {
 			t.Fatalf("slow allocation %d: TLAB top moved or object inside the TLAB (slow allocs %d)", i, tl.slowAllocs)
@@ -297,7 +297,7 @@ func TestTLABRefillWasteLimit(t *testing.T) {
 		t.Fatalf("limit %d still below free %d", tl.refillWasteLimit, free)
 	}
 	// Now the TLAB is given up: refilled, the old tail a filler.
-	r := h.AllocSlots(g.array, n, Nil)
+	r := h.allocSlots(g.array, n, Nil)
 	if off := uintptr(r) << 3; tl.refills != 2 || off != tl.start || tl.refillWaste != free || tl.refillWasteLimit != tl.desired/64 {
 		t.Fatalf("refill: %d refills, object at %#x (chunk %#x), refill waste %d (want %d), limit %d",
 			tl.refills, off, tl.start, tl.refillWaste, free, tl.refillWasteLimit)
@@ -310,7 +310,7 @@ func TestTLABRefillWasteLimit(t *testing.T) {
 	m.retireTLAB()
 	h.verify(0, "after a refill")
 	// A collection retires the current TLAB too and starts a new epoch.
-	h.Collect()
+	h.Main().Collect()
 	if tl.end != 0 || tl.refills != 0 || tl.slowAllocs != 0 {
 		t.Fatalf("after a collection the TLAB is %#x..%#x with %d refills, %d slow allocs", tl.top, tl.end, tl.refills, tl.slowAllocs)
 	}
@@ -327,7 +327,7 @@ func TestTLABResize(t *testing.T) {
 		g.roots.vals = make([]Value, 64)
 		for i := 0; h.stats.gcCount < 12; i++ {
 			// Some survivors, so the capacity after a collection varies.
-			r := h.AllocSlots(g.array, 4+i%7, Nil)
+			r := h.allocSlots(g.array, 4+i%7, Nil)
 			if i%50 == 0 {
 				g.roots.vals[i/50%64] = FromRef(r)
 			}
@@ -363,7 +363,7 @@ func TestNoTLAB(t *testing.T) {
 		g := tlabHeap(t, cfg)
 		h, tl := g.h, &g.h.Main().tlab
 		before := h.allocTop
-		r := h.AllocSlots(g.array, 4, Nil)
+		r := h.allocSlots(g.array, 4, Nil)
 		if uintptr(r)<<3 != before || h.allocTop != before+SlotsSize(4) || tl.end != 0 || tl.refills != 0 {
 			t.Errorf("%+v: object at %#x (top was %#x), TLAB end %#x, %d refills", cfg, uintptr(r)<<3, before, tl.end, tl.refills)
 		}
@@ -457,7 +457,7 @@ func benchmarkAllocate(b *testing.B, cfg Config) {
 				m.LeaveSafeRegion()
 				defer m.Release()
 				for pb.Next() {
-					if m.PollNeeded() {
+					if m.pollNeeded() {
 						m.Park()
 					}
 					m.AllocSlots(g.array, 4, Nil)
@@ -467,11 +467,11 @@ func benchmarkAllocate(b *testing.B, cfg Config) {
 	}
 }
 
-// The world restarts before the heap lock is released (stopped is true
-// only under the lock): a thread that takes the lock right after a
-// collection must never find the world still stopped, or the stop it
-// starts is cancelled by the previous holder's restart.
-func TestWorldRestartsBeforeHeapUnlock(t *testing.T) {
+// The world restarts before allocMu is released (stopped is true only
+// under it): a thread that takes allocMu right after a collection must
+// never find the world still stopped, or the stop it starts is cancelled
+// by the previous holder's restart.
+func TestWorldRestartsBeforeAllocUnlock(t *testing.T) {
 	g := tlabHeap(t, Config{Verify: false})
 	h := g.h
 	var stillStopped, acquired int
@@ -496,11 +496,11 @@ func TestWorldRestartsBeforeHeapUnlock(t *testing.T) {
 		}
 	}()
 	for h.stats.gcCount < 200 {
-		h.AllocSlots(g.array, 30, Nil) // garbage: a collection every 2000 or so
+		h.allocSlots(g.array, 30, Nil) // garbage: a collection every 2000 or so
 	}
 	close(done)
 	<-finished
 	if stillStopped > 0 {
-		t.Fatalf("the heap lock was taken %d times (of %d) with the world still stopped", stillStopped, acquired)
+		t.Fatalf("allocMu was taken %d times (of %d) with the world still stopped", stillStopped, acquired)
 	}
 }

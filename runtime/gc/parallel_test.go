@@ -28,7 +28,7 @@ func TestParallelCollectorsPreserveRandomGraphs(t *testing.T) {
 				collectRounds(t, g, rng, 20, 300, func(round int) {
 					if round%5 == 0 {
 						// Large arrays exercise segment splitting.
-						r := g.h.AllocSlots(g.array, 3000, Nil)
+						r := g.h.allocSlots(g.array, 3000, Nil)
 						g.roots.vals = append(g.roots.vals, FromRef(r))
 						for i := 0; i < 3000; i += 7 {
 							g.h.Store(g.roots.vals[len(g.roots.vals)-1].AsRef(), 2+i, g.roots.vals[rng.Intn(len(g.roots.vals))])
@@ -71,7 +71,7 @@ func buildWide(g *graphHeap, depth, fanout int) {
 		if d == 0 {
 			return
 		}
-		arr := g.h.AllocSlots(g.array, fanout, Nil)
+		arr := g.h.allocSlots(g.array, fanout, Nil)
 		g.h.Store(g.roots.vals[i].AsRef(), 2, FromRef(arr))
 		for k := 0; k < fanout; k++ {
 			build(d - 1)
@@ -95,7 +95,7 @@ func TestSurvivorOverflowKeepsTenureTight(t *testing.T) {
 		// 3 KB arrays leave tails in the copy chunks, so a full
 		// allocate space of them overflows the survivor space.
 		for g.h.allocTop+SlotsSize(375) <= g.h.allocHi {
-			r := g.h.AllocSlots(g.array, 375, Nil)
+			r := g.h.allocSlots(g.array, 375, Nil)
 			g.h.Store(r, 2, g.roots.vals[0])
 			g.roots.vals[0] = FromRef(r)
 		}
@@ -105,7 +105,7 @@ func TestSurvivorOverflowKeepsTenureTight(t *testing.T) {
 		if tenured == 0 {
 			t.Fatalf("%d threads: nothing overflowed into tenure", threads)
 		}
-		if slack := uint64(threads) * 4 * DefaultScanCacheMaximumSize; used > tenured+slack {
+		if slack := uint64(threads) * 4 * defaultScanCacheMaximumSize; used > tenured+slack {
 			t.Errorf("%d threads: tenure holds %d bytes for %d bytes tenured", threads, used, tenured)
 		}
 	}

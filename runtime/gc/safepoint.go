@@ -15,11 +15,12 @@ import (
 // holds is visible to the RootSource). Collections run only while every
 // mutator but the one collecting is in a safe region: the world is stopped.
 //
-// Protocol. A mutator that must collect first takes the heap lock
-// (allocMu); it waits for it inside a safe region, because the holder may
-// itself be stopping the world. Holding the lock it sets requested and
+// Protocol. A mutator that must collect first takes allocMu, the lock
+// that serialises collections and tenure allocation; it waits for it
+// inside a safe region, because the holder may itself be stopping the
+// world. Holding the lock it sets requested and
 // waits until running drops to one (itself). Running mutators poll
-// requested (Mutator.PollNeeded: one atomic load) at backward jumps, calls
+// requested (one atomic load: Mutator.PollFlag) at backward jumps, calls
 // and allocation slow paths, and on seeing it park: enter a safe region,
 // which wakes the collector, and leave it again, which waits until the
 // world restarts. Threads blocked for long (joining another thread, waiting
@@ -27,8 +28,8 @@ import (
 // a collection never waits for them.
 //
 // Invariants:
-//   - stopped is true only while the heap lock is held, so a mutator that
-//     holds the heap lock never waits in LeaveSafeRegion.
+//   - stopped is true only while allocMu is held, so a mutator that holds
+//     allocMu never waits in LeaveSafeRegion.
 //   - running counts the registered mutators outside safe regions; while
 //     stopped, only the collecting mutator is running.
 //   - Every transition happens under safepoint.mu, which also orders the
@@ -101,9 +102,9 @@ func (m *Mutator) Release() {
 	}
 }
 
-// PollNeeded reports whether a collection is waiting for this thread to
+// pollNeeded reports whether a collection is waiting for this thread to
 // park. It is the safepoint poll's fast path: one atomic load.
-func (m *Mutator) PollNeeded() bool { return m.h.sp.requested.Load() }
+func (m *Mutator) pollNeeded() bool { return m.h.sp.requested.Load() }
 
 // Park stops at a safepoint until the pending collection is over.
 func (m *Mutator) Park() {
@@ -146,9 +147,9 @@ func (m *Mutator) LeaveSafeRegion() {
 	sp.mu.Unlock()
 }
 
-// lockHeap takes the heap lock, waiting for it in a safe region (its
-// holder may be stopping the world).
-func (m *Mutator) lockHeap() {
+// lockAlloc takes allocMu, waiting for it in a safe region (its holder may
+// be stopping the world).
+func (m *Mutator) lockAlloc() {
 	if m.h.allocMu.TryLock() {
 		return
 	}
@@ -157,10 +158,10 @@ func (m *Mutator) lockHeap() {
 	m.LeaveSafeRegion()
 }
 
-func (m *Mutator) unlockHeap() { m.h.allocMu.Unlock() }
+func (m *Mutator) unlockAlloc() { m.h.allocMu.Unlock() }
 
 // stopTheWorld waits until every other mutator is in a safe region. The
-// caller holds the heap lock.
+// caller holds allocMu.
 func (m *Mutator) stopTheWorld() {
 	sp := &m.h.sp
 	start := time.Now()
@@ -184,16 +185,16 @@ func (m *Mutator) startTheWorld() {
 	sp.mu.Unlock()
 }
 
-// withHeapLock runs f holding the heap lock.
-func (m *Mutator) withHeapLock(f func()) {
-	m.lockHeap()
-	defer m.unlockHeap()
+// withAllocMu runs f holding allocMu.
+func (m *Mutator) withAllocMu(f func()) {
+	m.lockAlloc()
+	defer m.unlockAlloc()
 	f()
 }
 
-// stopped runs f with every other mutator parked; the caller holds the
-// heap lock, so the world restarts before the lock is dropped (stopped is
-// true only under the lock). f may panic (OutOfMemoryError) and the world
+// stopped runs f with every other mutator parked; the caller holds
+// allocMu, so the world restarts before allocMu is dropped (stopped is
+// true only under it). f may panic (OutOfMemoryError) and the world
 // still restarts.
 func (m *Mutator) stopped(f func()) {
 	m.stopTheWorld()
@@ -201,10 +202,9 @@ func (m *Mutator) stopped(f func()) {
 	f()
 }
 
-// withWorldStopped runs f under the heap lock with every other mutator
-// parked.
+// withWorldStopped runs f holding allocMu with every other mutator parked.
 func (m *Mutator) withWorldStopped(f func()) {
-	m.withHeapLock(func() { m.stopped(f) })
+	m.withAllocMu(func() { m.stopped(f) })
 }
 
 // InterruptMutators makes every later poll report true, so that a client
@@ -226,8 +226,9 @@ func (h *Heap) ResumeMutators() {
 	h.sp.mu.Unlock()
 }
 
-// PollFlag returns the flag PollNeeded reads, for a dispatch loop that
-// polls it directly.
+// PollFlag returns the flag a safepoint poll reads, for a dispatch loop
+// that polls it directly: true when a collection is waiting for this
+// thread to Park.
 func (m *Mutator) PollFlag() *atomic.Bool { return &m.h.sp.requested }
 
 // takeTTSP returns the time to safepoint of the current stop, once: when a
@@ -236,11 +237,4 @@ func (h *Heap) takeTTSP() time.Duration {
 	d := h.sp.ttsp
 	h.sp.ttsp = 0
 	return d
-}
-
-// Mutators returns the number of registered mutator threads.
-func (h *Heap) Mutators() int {
-	h.sp.mu.Lock()
-	defer h.sp.mu.Unlock()
-	return len(h.sp.mutators)
 }

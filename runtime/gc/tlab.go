@@ -28,9 +28,9 @@ package gc
 // Capacity is the allocate space left free after the last collection (the
 // survivors occupy its bottom).
 
-// TLAB is one mutator's allocation buffer and its statistics since the
+// tlab is one mutator's allocation buffer (TLAB) and its statistics since the
 // last collection.
-type TLAB struct {
+type tlab struct {
 	top, end uintptr // byte offsets from the heap base; top == end when retired
 	start    uintptr // start of the current chunk
 
@@ -106,7 +106,7 @@ func (p *tlabPolicy) clamp(n uintptr) uintptr {
 
 // init gives a new thread its initial desired size and allocation
 // fraction.
-func (t *TLAB) init(h *Heap) {
+func (t *tlab) init(h *Heap) {
 	p := &h.tlabPolicy
 	if p.initial != 0 {
 		t.desired = p.clamp(p.initial)
@@ -123,12 +123,12 @@ func (t *TLAB) init(h *Heap) {
 }
 
 // free returns the bytes left in the current chunk.
-func (t *TLAB) free() uintptr { return t.end - t.top }
+func (t *tlab) free() uintptr { return t.end - t.top }
 
 // retire fills the unused tail so the space stays walkable and gives the
 // chunk up, returning the tail's size. The bytes bumped in the chunk are
 // counted as allocated here, since the fast path counts nothing.
-func (t *TLAB) retire(h *Heap) uintptr {
+func (t *tlab) retire(h *Heap) uintptr {
 	t.allocated += t.top - t.start
 	tail := t.end - t.top
 	h.fill(t.top, tail)
@@ -137,12 +137,12 @@ func (t *TLAB) retire(h *Heap) uintptr {
 }
 
 // resetStatistics starts a new collection epoch.
-func (t *TLAB) resetStatistics() {
+func (t *tlab) resetStatistics() {
 	t.refills, t.slowAllocs = 0, 0
 	t.refillWaste, t.gcWaste, t.chunkBytes, t.allocated = 0, 0, 0, 0
 }
 
 // wastePct is the share of the chunks' bytes wasted (gc and refill).
-func (t *TLAB) wastePct() float64 {
+func (t *tlab) wastePct() float64 {
 	return pct(uint64(t.gcWaste+t.refillWaste), uint64(t.chunkBytes))
 }

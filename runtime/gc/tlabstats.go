@@ -18,7 +18,7 @@ type tlabTotals struct {
 }
 
 // fold adds one thread's epoch and resets it.
-func (s *tlabTotals) fold(t *TLAB) {
+func (s *tlabTotals) fold(t *tlab) {
 	if t.refills > 0 {
 		s.threads++
 		s.refills += t.refills

@@ -10,7 +10,18 @@ import "fmt"
 //     of an object in tenure or the allocate space (never into the
 //     evacuated semispace);
 //   - every tenured object holding a nursery reference is remembered, and
-//     the remembered set holds only remembered tenured objects.
+//     the remembered set holds only remembered tenured objects;
+//   - the class-metadata sub-allocator is consistent (every region's
+//     segment map and free list, every region below 4 GB) and every freed
+//     ClassMeta record still holds its zap pattern: nothing wrote to an
+//     unloaded class;
+//   - every ClassMeta in the class table is live and names a class object
+//     that is an object start.
+//
+// Nursery collections also check their copy destinations as they go
+// (copyspaces, whitelists, evacuator frames: whitespace.go, copyspace.go)
+// and, at the end, that no two workers' whitespace overlapped and every
+// carved byte was copied into, given back, filled or kept.
 
 // VerifyError is the panic value of a failed verification.
 type VerifyError struct{ Msg string }
@@ -20,6 +31,9 @@ func (e *VerifyError) Error() string { return "heap verification failed: " + e.M
 func (h *Heap) verify(gcNum int, when string) {
 	fail := func(format string, args ...any) {
 		panic(&VerifyError{Msg: fmt.Sprintf("GC(%d) %s: ", gcNum, when) + fmt.Sprintf(format, args...)})
+	}
+	if err := h.metaArena.Verify(); err != nil {
+		fail("class metadata: %v", err)
 	}
 	starts := [2]*liveMap{&h.tenureMap, &h.nurseryMap}
 	starts[0].reset(h.tenureLo, h.tenureTop)
@@ -94,6 +108,14 @@ func (h *Heap) verify(gcNum int, when string) {
 				fail("tenured object at %#x refers into the nursery but is not remembered", off)
 			}
 			off += h.sizeOf(r, m)
+		}
+	}
+	for _, m := range h.classMetas {
+		if !h.ValidMeta(m) {
+			fail("class table entry %#x is not a live ClassMeta", uint32(m))
+		}
+		if co := m.ClassObject(); !isStart(co) {
+			fail("class table entry %#x names class object %#x in %s", uint32(m), uintptr(co)<<3, where(co))
 		}
 	}
 	h.roots.VisitRoots(func(v *Value) {

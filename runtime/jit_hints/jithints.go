@@ -1,6 +1,6 @@
 // Package jithints is minivm's hot-field profiler: the part of a JIT that
 // tells the garbage collector which field of a class is hot, so that the
-// collectors' object scanners visit it first (issue 6).
+// collectors' object scanners visit it first.
 //
 // # Why
 //

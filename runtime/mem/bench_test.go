@@ -9,11 +9,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Benchmarks of issue 7. Run with
+// Benchmarks of pretouch, the low-4GB region search and the segmented
+// metadata heap. Run with
 //
 //	go test -run '^$' -bench . ./runtime/mem
 //
-// Figures are recorded in BENCHMARKS.md ("runtime/mem (issue 7)").
+// Figures are recorded in BENCHMARKS.md, section "runtime/mem".
 
 // BenchmarkPretouch measures pretouching freshly committed memory: each
 // iteration drops the pages (outside the timer) and touches them again.
@@ -24,9 +25,9 @@ func BenchmarkPretouch(b *testing.B) {
 		name string
 		run  func(addr, n uintptr) error
 	}{
-		{"store", func(a, n uintptr) error { return Pretouch(a, n, PretouchStore) }},
-		{"atomic", func(a, n uintptr) error { return Pretouch(a, n, PretouchAtomic) }},
-		{"populate", func(a, n uintptr) error { return Pretouch(a, n, PretouchPopulate) }},
+		{"store", func(a, n uintptr) error { return pretouch(a, n, PretouchStore) }},
+		{"atomic", func(a, n uintptr) error { return pretouch(a, n, PretouchAtomic) }},
+		{"populate", func(a, n uintptr) error { return pretouch(a, n, PretouchPopulate) }},
 		{"parallel", func(a, n uintptr) error { return PretouchParallel(a, n, PretouchAtomic, runtime.GOMAXPROCS(0)) }},
 	}
 	for _, m := range modes {
@@ -39,7 +40,7 @@ func BenchmarkPretouch(b *testing.B) {
 			b.SetBytes(size)
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				if err := Decommit(res.Addr, size); err != nil {
+				if err := decommit(res.Addr, size); err != nil {
 					b.Fatal(err)
 				}
 				if err := Commit(res.Addr, size); err != nil {
@@ -66,7 +67,7 @@ func BenchmarkLow4GReserve(b *testing.B) {
 		request = 512 << 10
 	)
 	// Find a free window below 4 GB, then fragment it.
-	lo, err := reserveQuick(window+4*request, lowSearchFloor, Limit4G)
+	lo, err := reserveQuick(window+4*request, lowSearchFloor, limit4G)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -114,8 +115,8 @@ var segHeapVariants = []struct {
 	naive bool
 }{{"fast", false}, {"naive", true}}
 
-func benchSegHeap(b *testing.B, size uintptr, naive bool) *SegHeap {
-	s := newTestSegHeap(b, size, size, SegHeapConfig{})
+func benchSegHeap(b *testing.B, size uintptr, naive bool) *segHeap {
+	s := newTestSegHeap(b, size, size, segHeapConfig{})
 	s.naiveJoin, s.noHint = naive, naive
 	return s
 }
@@ -172,7 +173,7 @@ func BenchmarkSegHeap(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					b.StopTimer()
 					for k := range ps {
-						if ps[k] = s.Allocate(1<<20 - SegHeaderSize); ps[k] == 0 {
+						if ps[k] = s.Allocate(1<<20 - segHeaderSize); ps[k] == 0 {
 							b.Fatal("heap full")
 						}
 					}
@@ -207,4 +208,15 @@ func BenchmarkSegHeap(b *testing.B) {
 			})
 		}
 	})
+}
+
+// decommit returns the pages wholly inside [addr, addr+size) to the
+// operating system and makes them inaccessible again.
+func decommit(addr, size uintptr) error {
+	lo, hi := AlignUp(addr, PageSize), AlignDown(addr+size, PageSize)
+	if hi <= lo {
+		return nil
+	}
+	_, err := mmap(lo, hi-lo, unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE|unix.MAP_FIXED)
+	return err
 }

@@ -1,11 +1,11 @@
 // Package mem is minivm's interface to operating-system memory: reserving
-// address space, committing and decommitting it, pretouching it, and
+// address space, committing it, pretouching it, and
 // placing memory below 4 GB for class metadata (compressed class
 // pointers).
 //
-// Parts (MEMORY.md describes the OMR and HotSpot designs they follow):
-//   - vmem.go: Reserve (PROT_NONE), Commit, Decommit, Release.
-//   - pretouch.go: Pretouch in modes store, atomic, populate
+// Parts, after OMR's and HotSpot's designs:
+//   - vmem.go: Reserve (PROT_NONE), Commit, Release.
+//   - pretouch.go: pretouch in modes store, atomic, populate
 //     (MADV_POPULATE_WRITE with an EINVAL fallback), PretouchParallel
 //     (4 MB chunks claimed by CAS) and BackgroundPretoucher (a goroutine
 //     ahead of an allocator).
@@ -13,7 +13,7 @@
 //     region committed in steps, increment regions, own regions for large
 //     requests; regions found by a /proc/self/maps gap search (quick) or by
 //     stepping mmap hints (brute force); per-region locks.
-//   - segheap.go: SegHeap, the CodeHeap-style heap inside each region:
+//   - segheap.go: segHeap, the CodeHeap-style heap inside each region:
 //     segment map with hops (FindStart), address-ordered free list with
 //     best fit, tail carving, an insertion hint and O(1) joins, Verify.
 //

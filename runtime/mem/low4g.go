@@ -21,14 +21,14 @@ import (
 //   - a request of at least IncrementSize gets a region of its own, freed
 //     by unmapping it.
 //
-// Inside the initial and increment regions a SegHeap carves blocks, so any
+// Inside the initial and increment regions a segHeap carves blocks, so any
 // interior address leads back to its block's start (FindStart).
 //
 // Concurrency. There is no lock around the whole allocator (OMR issue
 // #7190's complaint was exactly one monitor around everything):
-//   - each region has its own mutex, held only while its SegHeap works;
+//   - each region has its own mutex, held only while its segHeap works;
 //   - the set of regions is an immutable, address-sorted snapshot published
-//     through an atomic pointer, so Free and FindStart find their region
+//     through an atomic pointer, so Free and findStart find their region
 //     by binary search without locking anything else;
 //   - allocation first tries the region that served the last request, then
 //     the others, skipping without locking any region whose free-space
@@ -72,8 +72,8 @@ type Low4GConfig struct {
 	CommitSize    uintptr // commit step inside the first region (default 50 MB)
 	IncrementSize uintptr // each further region (default 8 MB)
 	BruteForce    bool    // step mmap hints instead of the /proc/self/maps search
-	SegmentSize   uintptr // SegHeap segment size (default 64)
-	Zap           bool    // SegHeap zapping: Verify then checks freed blocks
+	SegmentSize   uintptr // segHeap segment size (default 64)
+	Zap           bool    // segHeap zapping: Verify then checks freed blocks
 
 	// SearchLo and SearchHi narrow the address range regions are placed
 	// in (tests and benchmarks); zero means [vm.mmap_min_addr, 4 GB).
@@ -100,7 +100,7 @@ type region struct {
 	base, size uintptr
 	kind       regionKind
 	mu         sync.Mutex
-	heap       *SegHeap // nil for a large region
+	heap       *segHeap // nil for a large region
 	dead       bool     // unmapped: guarded by mu
 	// avail bounds the bytes one allocation could get from heap without
 	// Expand; read without the lock to skip full regions.
@@ -125,9 +125,9 @@ func NewLow4G(cfg Low4GConfig) (*Low4G, error) {
 		cfg.IncrementSize = DefaultSuballocatorIncrementSize
 	}
 	if cfg.SegmentSize == 0 {
-		cfg.SegmentSize = DefaultSegmentSize
+		cfg.SegmentSize = defaultSegmentSize
 	}
-	if cfg.InitialSize >= Limit4G || cfg.CommitSize >= Limit4G || cfg.IncrementSize >= Limit4G {
+	if cfg.InitialSize >= limit4G || cfg.CommitSize >= limit4G || cfg.IncrementSize >= limit4G {
 		return nil, fmt.Errorf("sub-allocator sizes must be below 4 GB (initial %d, commit %d, increment %d)", cfg.InitialSize, cfg.CommitSize, cfg.IncrementSize)
 	}
 	cfg.InitialSize = AlignUp(cfg.InitialSize, PageSize)
@@ -139,8 +139,8 @@ func NewLow4G(cfg Low4GConfig) (*Low4G, error) {
 	if a.lo < lowSearchFloor {
 		a.lo = lowSearchFloor
 	}
-	if a.hi == 0 || a.hi > Limit4G {
-		a.hi = Limit4G
+	if a.hi == 0 || a.hi > limit4G {
+		a.hi = limit4G
 	}
 	a.regions.Store(&regionSet{})
 	r, err := a.newHeapRegion(regionInitial, cfg.InitialSize, cfg.CommitSize)
@@ -152,10 +152,6 @@ func NewLow4G(cfg Low4GConfig) (*Low4G, error) {
 	a.publish(r, nil)
 	return a, nil
 }
-
-// Config returns the effective configuration (defaults filled in, sizes
-// page-rounded).
-func (a *Low4G) Config() Low4GConfig { return a.cfg }
 
 // reserveLow finds and reserves (PROT_NONE) size bytes below 4 GB.
 func (a *Low4G) reserveLow(size uintptr) (uintptr, error) {
@@ -176,7 +172,7 @@ func (a *Low4G) reserveLow(size uintptr) (uintptr, error) {
 	}
 	// Whatever the strategy, never hand out an address a 32-bit class
 	// pointer cannot hold.
-	if addr < a.lo || addr+size > a.hi || addr+size > Limit4G {
+	if addr < a.lo || addr+size > a.hi || addr+size > limit4G {
 		munmap(addr, size)
 		return 0, fmt.Errorf("%w: region at %#x+%d is outside [%#x, %#x)", ErrLow4GExhausted, addr, size, a.lo, a.hi)
 	}
@@ -185,7 +181,7 @@ func (a *Low4G) reserveLow(size uintptr) (uintptr, error) {
 }
 
 // newHeapRegion reserves a region of size bytes, commits its first commit
-// bytes and lays a SegHeap over it.
+// bytes and lays a segHeap over it.
 func (a *Low4G) newHeapRegion(kind regionKind, size, commit uintptr) (*region, error) {
 	base, err := a.reserveLow(size)
 	if err != nil {
@@ -197,7 +193,7 @@ func (a *Low4G) newHeapRegion(kind regionKind, size, commit uintptr) (*region, e
 		return nil, err
 	}
 	a.addCommitted(int64(commit))
-	h, err := NewSegHeap(base, size, commit, SegHeapConfig{SegmentSize: a.cfg.SegmentSize, Zap: a.cfg.Zap})
+	h, err := newSegHeap(base, size, commit, segHeapConfig{SegmentSize: a.cfg.SegmentSize, Zap: a.cfg.Zap})
 	if err != nil {
 		a.unmapRegion(base, size, commit)
 		return nil, err
@@ -291,7 +287,7 @@ func (a *Low4G) Alloc(size uintptr) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	if p == 0 || p >= Limit4G {
+	if p == 0 || p >= limit4G {
 		panic(fmt.Sprintf("mem: Low4G returned %#x, not a non-zero address below 4 GB", p))
 	}
 	a.inUse.Add(int64(size))
@@ -341,9 +337,9 @@ func (a *Low4G) isLarge(size uintptr) bool {
 	return size >= a.cfg.IncrementSize || a.blockBytes(size) > a.cfg.IncrementSize
 }
 
-// blockBytes is the SegHeap block a request of size bytes takes.
+// blockBytes is the segHeap block a request of size bytes takes.
 func (a *Low4G) blockBytes(size uintptr) uintptr {
-	return AlignUp(max(size, 1)+SegHeaderSize, a.cfg.SegmentSize)
+	return AlignUp(max(size, 1)+segHeaderSize, a.cfg.SegmentSize)
 }
 
 // tryAlloc allocates from r's heap. With wait false it gives up if the
@@ -363,7 +359,7 @@ func (r *region) tryAlloc(size, need uintptr, wait bool) uintptr {
 	}
 	p := r.heap.Allocate(size)
 	if p != 0 {
-		clear(Bytes(p, size))
+		clear(bytesAt(p, size))
 		r.avail.Store(uint64(r.heap.Available()))
 	}
 	return p
@@ -506,9 +502,9 @@ func (a *Low4G) freeLarge(r *region, p, size uintptr) error {
 	return nil
 }
 
-// FindStart returns the start of the live block containing p and whether
-// there is one. For a block start, FindStart(p) == p.
-func (a *Low4G) FindStart(p uint32) (uint32, bool) {
+// findStart returns the start of the live block containing p and whether
+// there is one. For a block start, findStart(p) == p.
+func (a *Low4G) findStart(p uint32) (uint32, bool) {
 	r := a.lookup(uintptr(p))
 	if r == nil {
 		return 0, false
@@ -527,7 +523,7 @@ func (a *Low4G) FindStart(p uint32) (uint32, bool) {
 
 // IsBlockStart reports whether p is the start of a live block.
 func (a *Low4G) IsBlockStart(p uint32) bool {
-	s, ok := a.FindStart(p)
+	s, ok := a.findStart(p)
 	return ok && s == p
 }
 
@@ -591,7 +587,7 @@ func (a *Low4G) Stats() Low4GStats {
 	return st
 }
 
-// Verify checks every region's SegHeap and that every region lies below
+// Verify checks every region's segHeap and that every region lies below
 // 4 GB without overlapping another.
 func (a *Low4G) Verify() error {
 	var prevEnd uintptr
@@ -599,7 +595,7 @@ func (a *Low4G) Verify() error {
 		if r.base < prevEnd {
 			return fmt.Errorf("low4g: region %#x overlaps the previous one", r.base)
 		}
-		if r.base == 0 || r.base+r.size > Limit4G {
+		if r.base == 0 || r.base+r.size > limit4G {
 			return fmt.Errorf("low4g: region %#x+%d is not below 4 GB", r.base, r.size)
 		}
 		prevEnd = r.base + r.size

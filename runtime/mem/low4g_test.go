@@ -40,7 +40,7 @@ func TestLow4GRegionsAndLarge(t *testing.T) {
 				if p == 0 || uintptr(p)%8 != 0 {
 					t.Fatalf("bad address %#x", p)
 				}
-				for _, c := range Bytes(uintptr(p), size) {
+				for _, c := range bytesAt(uintptr(p), size) {
 					if c != 0 {
 						t.Fatal("block not zeroed")
 					}
@@ -48,10 +48,10 @@ func TestLow4GRegionsAndLarge(t *testing.T) {
 				if !a.IsBlockStart(p) {
 					t.Fatalf("%#x is not a block start", p)
 				}
-				if s, ok := a.FindStart(p + uint32(size) - 1); !ok || s != p {
-					t.Fatalf("FindStart(end of %#x) = %#x, %v", p, s, ok)
+				if s, ok := a.findStart(p + uint32(size) - 1); !ok || s != p {
+					t.Fatalf("findStart(end of %#x) = %#x, %v", p, s, ok)
 				}
-				Bytes(uintptr(p), size)[0] = 0xAA
+				bytesAt(uintptr(p), size)[0] = 0xAA
 				live = append(live, blk{p, size})
 			}
 			st := a.Stats()
@@ -141,7 +141,7 @@ func TestLow4GRelease(t *testing.T) {
 func TestLow4GAddressesBelow4G(t *testing.T) {
 	a := newTestLow4G(t, Low4GConfig{InitialSize: 1 << 20, CommitSize: 64 << 10, IncrementSize: 64 << 10})
 	for _, r := range a.regions.Load().sorted {
-		if r.base+r.size > Limit4G || r.base < lowSearchFloor {
+		if r.base+r.size > limit4G || r.base < lowSearchFloor {
 			t.Fatalf("region %#x+%#x outside [floor, 4 GB)", r.base, r.size)
 		}
 	}
@@ -212,7 +212,7 @@ func TestLow4GConcurrent(t *testing.T) {
 					p := mine[k]
 					mine[k] = mine[len(mine)-1]
 					mine = mine[:len(mine)-1]
-					if Bytes(uintptr(p), 1)[0] != byte(seed) {
+					if bytesAt(uintptr(p), 1)[0] != byte(seed) {
 						t.Errorf("block %#x overwritten", p)
 						return
 					}
@@ -227,7 +227,7 @@ func TestLow4GConcurrent(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				Bytes(uintptr(p), 1)[0] = byte(seed)
+				bytesAt(uintptr(p), 1)[0] = byte(seed)
 				mine = append(mine, p)
 			}
 			for _, p := range mine {
@@ -278,7 +278,7 @@ func TestReadMappings(t *testing.T) {
 	}
 	defer func() { mapsPath = "/proc/self/maps" }()
 	write("00400000-00401000 r-xp 00000000 fe:00 1 /bin/x\n00401000-00402000 rw-p 0 0:0 0\n10000000-10001000 ---p 0 0:0 0\n7f0000000000-7f0000001000 rw-p 0 0:0 0 [stack]\n")
-	got, err := readMappings(Limit4G)
+	got, err := readMappings(limit4G)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func TestReadMappings(t *testing.T) {
 	}
 	for _, bad := range []string{"zz-10 x\n", "2000-1000 x\n", "1000-2000 x\n0800-0900 x\n", "1000-2000 x"} {
 		write(bad)
-		if _, err := readMappings(Limit4G); !errors.Is(err, errMapsUnusable) {
+		if _, err := readMappings(limit4G); !errors.Is(err, errMapsUnusable) {
 			t.Errorf("readMappings(%q): err = %v", bad, err)
 		}
 	}

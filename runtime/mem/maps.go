@@ -11,7 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Finding room below 4 GB. Two strategies, both kept (MEMORY.md section A):
+// Finding room below 4 GB. Two strategies, both kept:
 //
 //   - quick: read /proc/self/maps, walk the gaps between mappings inside
 //     the allowed range and map the first gap that is large enough with
@@ -33,8 +33,8 @@ var ErrLow4GExhausted = errors.New("address space below 4 GB exhausted")
 // search falls back to brute force.
 var errMapsUnusable = errors.New("/proc/self/maps unusable")
 
-// Limit4G is the first address a compressed class pointer cannot hold.
-const Limit4G = 1 << 32
+// limit4G is the first address a compressed class pointer cannot hold.
+const limit4G = 1 << 32
 
 // lowSearchFloor is the lowest address tried: vm.mmap_min_addr (the kernel
 // refuses lower mappings), at least 64 KB, so that small integers are never

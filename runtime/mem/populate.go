@@ -8,5 +8,5 @@ const madvPopulateWrite = 23
 // kernel lacks it (Pretouch with PretouchPopulate, errors ignored: the
 // range then simply faults in as it is used).
 func Populate(addr, size uintptr) {
-	_ = Pretouch(addr, size, PretouchPopulate)
+	_ = pretouch(addr, size, PretouchPopulate)
 }

@@ -11,8 +11,8 @@ import (
 
 // Pretouch: back committed memory with real pages before the mutator
 // first writes it, so that the mutator does not pay a page fault (15-30 µs
-// here) per page. See MEMORY.md section C (HotSpot's os::pretouch_memory,
-// PretouchTask and JDK-8272807 / JDK-8315923).
+// here) per page, as HotSpot's os::pretouch_memory and PretouchTask do
+// (JDK-8272807, JDK-8315923).
 
 // PretouchMode selects how pages are touched.
 type PretouchMode uint8
@@ -59,9 +59,9 @@ func ParsePretouchMode(s string) (PretouchMode, error) {
 	return 0, fmt.Errorf("unknown pretouch mode %q (want none, store, atomic, populate or background)", s)
 }
 
-// PretouchChunkSize is the unit parallel workers claim (HotSpot's
+// pretouchChunkSize is the unit parallel workers claim (HotSpot's
 // PreTouchParallelChunkSize on Linux).
-const PretouchChunkSize = 4 << 20
+const pretouchChunkSize = 4 << 20
 
 // populateState: 0 unknown, 1 works, 2 unsupported (EINVAL once).
 var populateState atomic.Int32
@@ -93,10 +93,10 @@ func touchStore(p uintptr) { *(*byte)(At(p)) = 0 }
 
 func touchAtomic(p uintptr) { atomic.AddUint32((*uint32)(At(p)), 0) }
 
-// Pretouch backs the committed range [addr, addr+size) with memory using
+// pretouch backs the committed range [addr, addr+size) with memory using
 // mode. It returns an error only when populate fails for a reason other
 // than an unsupported kernel (the range is then left to fault normally).
-func Pretouch(addr, size uintptr, mode PretouchMode) error {
+func pretouch(addr, size uintptr, mode PretouchMode) error {
 	switch mode {
 	case PretouchNone:
 		return nil
@@ -138,14 +138,14 @@ func populate(addr, size uintptr) error {
 }
 
 // PretouchParallel pretouches [addr, addr+size) with up to workers
-// goroutines. The range is cut into page-aligned PretouchChunkSize chunks
+// goroutines. The range is cut into page-aligned pretouchChunkSize chunks
 // that workers claim from a shared cursor by compare-and-swap (never by
 // fetch-and-add, which could push the cursor past the end); workers =
 // min(chunks, workers). PretouchStore is not allowed to run in parallel
 // with anything but itself, which is fine: each chunk has one owner.
 func PretouchParallel(addr, size uintptr, mode PretouchMode, workers int) error {
-	return pretouchParallel(addr, size, PretouchChunkSize, workers, func(lo, n uintptr) error {
-		return Pretouch(lo, n, mode)
+	return pretouchParallel(addr, size, pretouchChunkSize, workers, func(lo, n uintptr) error {
+		return pretouch(lo, n, mode)
 	})
 }
 
@@ -207,7 +207,7 @@ func BestPretouch(addr, size uintptr, workers int) error {
 // atomic add of 0), both safe while the mutator uses the memory.
 //
 // The owner must call Stop before unmapping or decommitting any queued
-// range; Discard drops queued work for a range that is about to go away.
+// range.
 type BackgroundPretoucher struct {
 	mu      sync.Mutex
 	queue   []addrRange // committed, not yet touched, address order
@@ -215,7 +215,6 @@ type BackgroundPretoucher struct {
 	wake    chan struct{}
 	stop    chan struct{}
 	done    chan struct{}
-	busy    sync.Mutex // held while a chunk is touched
 	touched atomic.Uintptr
 	stopped bool
 }
@@ -257,25 +256,6 @@ func (b *BackgroundPretoucher) AllocatorAt(addr uintptr) {
 	b.mu.Unlock()
 }
 
-// Discard drops queued work in [lo, hi) and waits until no chunk is being
-// touched, so the range may then be decommitted.
-func (b *BackgroundPretoucher) Discard(lo, hi uintptr) {
-	b.mu.Lock()
-	var kept []addrRange
-	for _, r := range b.queue {
-		if r.lo < lo {
-			kept = append(kept, addrRange{r.lo, min(r.hi, lo)})
-		}
-		if r.hi > hi {
-			kept = append(kept, addrRange{max(r.lo, hi), r.hi})
-		}
-	}
-	b.queue = kept
-	b.mu.Unlock()
-	b.busy.Lock()
-	b.busy.Unlock()
-}
-
 // Touched returns the bytes pretouched so far.
 func (b *BackgroundPretoucher) Touched() uintptr { return b.touched.Load() }
 
@@ -313,8 +293,7 @@ func (b *BackgroundPretoucher) signal() {
 }
 
 // next claims the next chunk to touch, skipping what lies below the
-// allocator. It takes busy before releasing mu, so Discard and Stop cannot
-// miss a chunk in flight.
+// allocator.
 func (b *BackgroundPretoucher) next() (addrRange, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -327,7 +306,6 @@ func (b *BackgroundPretoucher) next() (addrRange, bool) {
 		}
 		c := addrRange{r.lo, min(r.hi, r.lo+backgroundChunk)}
 		r.lo = c.hi
-		b.busy.Lock()
 		return c, true
 	}
 	return addrRange{}, false
@@ -351,7 +329,6 @@ func (b *BackgroundPretoucher) run() {
 			continue
 		}
 		populate(c.lo, c.hi-c.lo)
-		b.busy.Unlock()
 		b.touched.Add(c.hi - c.lo)
 		runtime.Gosched()
 	}

@@ -14,7 +14,7 @@ func At(addr uintptr) unsafe.Pointer {
 	return *(*unsafe.Pointer)(unsafe.Pointer(&addr))
 }
 
-// Bytes returns the mapped range [addr, addr+n) as a byte slice.
-func Bytes(addr, n uintptr) []byte {
+// bytesAt returns the mapped range [addr, addr+n) as a byte slice.
+func bytesAt(addr, n uintptr) []byte {
 	return unsafe.Slice((*byte)(At(addr)), n)
 }

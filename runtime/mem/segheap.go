@@ -5,7 +5,7 @@ import (
 	"math/bits"
 )
 
-// SegHeap is a CodeHeap-style allocator over one range of mapped memory
+// segHeap is a CodeHeap-style allocator over one range of mapped memory
 // (HotSpot's memory/heap.cpp, described in MEMORY.md section B; this is an
 // independent implementation).
 //
@@ -33,9 +33,9 @@ import (
 // stays correct but gains hops, each join is counted, and past a limit the
 // map is rebuilt.
 //
-// A SegHeap is not safe for concurrent use; Low4G gives each region its own
+// A segHeap is not safe for concurrent use; Low4G gives each region its own
 // lock.
-type SegHeap struct {
+type segHeap struct {
 	base     uintptr // address of segment 0
 	shift    uint    // log2 of the segment size
 	reserved uint32  // segments the heap may grow to
@@ -57,7 +57,7 @@ type SegHeap struct {
 	joins    uint64
 	rebuilds uint64
 
-	zap bool // fill free payloads with ZapByte (checked by Verify)
+	zap bool // fill free payloads with zapByte (checked by Verify)
 
 	// The naive variants exist for the benchmarks that show what the
 	// segment-map join and the insertion hint buy.
@@ -65,28 +65,28 @@ type SegHeap struct {
 	noHint    bool // always scan the free list from its head
 }
 
-// SegHeapConfig sets a SegHeap's parameters.
-type SegHeapConfig struct {
+// segHeapConfig sets a segHeap's parameters.
+type segHeapConfig struct {
 	// SegmentSize is the allocation unit and alignment: a power of two in
-	// [16, 4096]; 0 means DefaultSegmentSize.
+	// [16, 4096]; 0 means defaultSegmentSize.
 	SegmentSize uintptr
-	// Zap fills every free payload with ZapByte so that Verify can catch
+	// Zap fills every free payload with zapByte so that Verify can catch
 	// writes to freed blocks (HotSpot's badCodeHeapNewVal). It costs a
 	// write of each freed block.
 	Zap bool
 }
 
 const (
-	// DefaultSegmentSize is HotSpot's CodeCacheSegmentSize on x86 without
+	// defaultSegmentSize is HotSpot's CodeCacheSegmentSize on x86 without
 	// tiered compilation. A small ClassMeta (24 bytes plus two per slot)
 	// and its header fit in one segment.
-	DefaultSegmentSize = 64
+	defaultSegmentSize = 64
 
-	// SegHeaderSize is the in-band header before each payload.
-	SegHeaderSize = 8
+	// segHeaderSize is the in-band header before each payload.
+	segHeaderSize = 8
 
-	// ZapByte fills free payloads when zapping is on.
-	ZapByte = 0xCB
+	// zapByte fills free payloads when zapping is on.
+	zapByte = 0xCB
 
 	segFree    = 0xFF // map value of segments beyond the high-water mark
 	segMaxHop  = 0xFE // the longest hop a map byte encodes
@@ -97,21 +97,21 @@ const (
 	minSegSize = 16
 	maxSegSize = 4096
 
-	// SegFreelistLimit: past this many free blocks, insertion starts from
+	// segFreelistLimit: past this many free blocks, insertion starts from
 	// the hint (HotSpot's freelist_limit).
-	SegFreelistLimit = 100
-	// SegFragmentationLimit: after this many joins the map is rebuilt
+	segFreelistLimit = 100
+	// segFragmentationLimit: after this many joins the map is rebuilt
 	// (HotSpot's fragmentation_limit).
-	SegFragmentationLimit = 10000
+	segFragmentationLimit = 10000
 )
 
-// NewSegHeap makes a heap over [base, base+reserved). The first committed
+// newSegHeap makes a heap over [base, base+reserved). The first committed
 // bytes must already be readable and writable; Expand commits more.
 // Both sizes are rounded down to whole segments.
-func NewSegHeap(base, reserved, committed uintptr, cfg SegHeapConfig) (*SegHeap, error) {
+func newSegHeap(base, reserved, committed uintptr, cfg segHeapConfig) (*segHeap, error) {
 	seg := cfg.SegmentSize
 	if seg == 0 {
-		seg = DefaultSegmentSize
+		seg = defaultSegmentSize
 	}
 	if seg < minSegSize || seg > maxSegSize || seg&(seg-1) != 0 {
 		return nil, fmt.Errorf("segment size %d must be a power of two in [%d, %d]", seg, minSegSize, maxSegSize)
@@ -124,7 +124,7 @@ func NewSegHeap(base, reserved, committed uintptr, cfg SegHeapConfig) (*SegHeap,
 		return nil, fmt.Errorf("heap of %d bytes has too many segments", reserved)
 	}
 	committed = min(committed, reserved)
-	s := &SegHeap{
+	s := &segHeap{
 		base:     base,
 		shift:    shift,
 		reserved: uint32(reserved >> shift),
@@ -139,20 +139,20 @@ func NewSegHeap(base, reserved, committed uintptr, cfg SegHeapConfig) (*SegHeap,
 }
 
 // SegmentSize returns the heap's segment size.
-func (s *SegHeap) SegmentSize() uintptr { return 1 << s.shift }
+func (s *segHeap) SegmentSize() uintptr { return 1 << s.shift }
 
 // Base returns the address of the first segment.
-func (s *SegHeap) Base() uintptr { return s.base }
+func (s *segHeap) Base() uintptr { return s.base }
 
 // Committed returns the bytes backed by memory.
-func (s *SegHeap) Committed() uintptr { return uintptr(s.commit) << s.shift }
+func (s *segHeap) Committed() uintptr { return uintptr(s.commit) << s.shift }
 
 // Reserved returns the bytes the heap may grow to.
-func (s *SegHeap) Reserved() uintptr { return uintptr(s.reserved) << s.shift }
+func (s *segHeap) Reserved() uintptr { return uintptr(s.reserved) << s.shift }
 
 // Expand commits at least n more bytes (whole pages and segments, at most
 // up to the reservation) and returns how many bytes it added.
-func (s *SegHeap) Expand(n uintptr) (uintptr, error) {
+func (s *segHeap) Expand(n uintptr) (uintptr, error) {
 	if s.commit == s.reserved {
 		return 0, nil
 	}
@@ -176,7 +176,7 @@ func (s *SegHeap) Expand(n uintptr) (uintptr, error) {
 // or 0 when neither the free list nor the committed space beyond the
 // high-water mark has room (the caller may Expand and retry). The payload
 // is aligned to 8 bytes; its contents are undefined.
-func (s *SegHeap) Allocate(size uintptr) uintptr {
+func (s *segHeap) Allocate(size uintptr) uintptr {
 	n, ok := s.segsFor(size)
 	if !ok {
 		return 0
@@ -195,28 +195,28 @@ func (s *SegHeap) Allocate(size uintptr) uintptr {
 	h[1] = usedMagic
 	s.usedSegs += n
 	s.usedBlocks++
-	return s.addr(b) + SegHeaderSize
+	return s.addr(b) + segHeaderSize
 }
 
 // segsFor returns the segments a block with a payload of size bytes takes.
-func (s *SegHeap) segsFor(size uintptr) (uint32, bool) {
+func (s *segHeap) segsFor(size uintptr) (uint32, bool) {
 	if size > uintptr(s.reserved)<<s.shift {
 		return 0, false
 	}
-	return uint32((size + SegHeaderSize + (1<<s.shift - 1)) >> s.shift), true
+	return uint32((size + segHeaderSize + (1<<s.shift - 1)) >> s.shift), true
 }
 
 // BlockSize returns the bytes a block with a payload of size bytes takes,
 // header and rounding included.
-func (s *SegHeap) BlockSize(size uintptr) uintptr {
-	return AlignUp(size+SegHeaderSize, 1<<s.shift)
+func (s *segHeap) BlockSize(size uintptr) uintptr {
+	return AlignUp(size+segHeaderSize, 1<<s.shift)
 }
 
 // Free returns the block whose payload starts at p. It reports an error
 // (and changes nothing) if p is not the payload of a used block.
-func (s *SegHeap) Free(p uintptr) error {
+func (s *segHeap) Free(p uintptr) error {
 	b, ok := s.blockFor(p)
-	if !ok || s.addr(b)+SegHeaderSize != p {
+	if !ok || s.addr(b)+segHeaderSize != p {
 		return fmt.Errorf("free of %#x: not the start of a block", p)
 	}
 	h := s.hdr(b)
@@ -233,23 +233,23 @@ func (s *SegHeap) Free(p uintptr) error {
 // FindStart returns the payload address of the used block that contains
 // addr (HotSpot's find_start), or 0 when addr lies outside the heap, in
 // unused space or in a free block.
-func (s *SegHeap) FindStart(addr uintptr) uintptr {
+func (s *segHeap) FindStart(addr uintptr) uintptr {
 	b, ok := s.blockFor(addr)
 	if !ok || s.hdr(b)[0]&usedBit == 0 {
 		return 0
 	}
-	return s.addr(b) + SegHeaderSize
+	return s.addr(b) + segHeaderSize
 }
 
 // Contains reports whether addr lies in the heap's committed range.
-func (s *SegHeap) Contains(addr uintptr) bool {
+func (s *segHeap) Contains(addr uintptr) bool {
 	return addr >= s.base && addr-s.base < uintptr(s.commit)<<s.shift
 }
 
 // blockFor finds the block containing addr by following the map's hops
 // (HotSpot's find_block_for). The loop has no checks: Verify covers the
 // map's consistency.
-func (s *SegHeap) blockFor(addr uintptr) (uint32, bool) {
+func (s *segHeap) blockFor(addr uintptr) (uint32, bool) {
 	if addr < s.base {
 		return 0, false
 	}
@@ -268,15 +268,15 @@ func (s *SegHeap) blockFor(addr uintptr) (uint32, bool) {
 	return i, true
 }
 
-func (s *SegHeap) addr(seg uint32) uintptr { return s.base + uintptr(seg)<<s.shift }
+func (s *segHeap) addr(seg uint32) uintptr { return s.base + uintptr(seg)<<s.shift }
 
-func (s *SegHeap) hdr(seg uint32) *[2]uint32 { return (*[2]uint32)(At(s.addr(seg))) }
+func (s *segHeap) hdr(seg uint32) *[2]uint32 { return (*[2]uint32)(At(s.addr(seg))) }
 
-func (s *SegHeap) blockLen(seg uint32) uint32 { return s.hdr(seg)[0] &^ usedBit }
+func (s *segHeap) blockLen(seg uint32) uint32 { return s.hdr(seg)[0] &^ usedBit }
 
-func (s *SegHeap) link(seg uint32) uint32 { return s.hdr(seg)[1] }
+func (s *segHeap) link(seg uint32) uint32 { return s.hdr(seg)[1] }
 
-func (s *SegHeap) setLink(seg, next uint32) { s.hdr(seg)[1] = next }
+func (s *segHeap) setLink(seg, next uint32) { s.hdr(seg)[1] = next }
 
 // segmapTemplate[i] == i: the normal encoding of a block is a prefix of it
 // (then runs of 1..254).
@@ -289,7 +289,7 @@ var segmapTemplate = func() (t [256]byte) {
 
 // markUsed writes the normal map encoding of the block [beg, end):
 // 0, 1, 2, ..., 254, 1, 2, ..., 254, 1, ...
-func (s *SegHeap) markUsed(beg, end uint32) {
+func (s *segHeap) markUsed(beg, end uint32) {
 	m := s.segmap[beg:end]
 	m[0] = 0
 	for i := 1; i < len(m); i += segMaxHop {
@@ -305,7 +305,7 @@ func fillMap(m []byte, v byte) {
 
 // searchFreelist takes n segments from the best-fitting free block and
 // returns the block's first segment, or noSeg.
-func (s *SegHeap) searchFreelist(n uint32) uint32 {
+func (s *segHeap) searchFreelist(n uint32) uint32 {
 	best, bestPrev, bestLen := noSeg, noSeg, ^uint32(0)
 	prev := noSeg
 	for cur := s.freeHead; cur != noSeg; prev, cur = cur, s.link(cur) {
@@ -341,11 +341,11 @@ func (s *SegHeap) searchFreelist(n uint32) uint32 {
 
 // addToFreelist puts the n-segment block b on the free list, in address
 // order, and merges it with its free neighbours.
-func (s *SegHeap) addToFreelist(b, n uint32) {
+func (s *segHeap) addToFreelist(b, n uint32) {
 	h := s.hdr(b)
 	h[0] = n
 	if s.zap {
-		fillMap(Bytes(s.addr(b)+SegHeaderSize, uintptr(n)<<s.shift-SegHeaderSize), ZapByte)
+		fillMap(bytesAt(s.addr(b)+segHeaderSize, uintptr(n)<<s.shift-segHeaderSize), zapByte)
 	}
 	s.freeSegs += n
 	s.freeLen++
@@ -361,7 +361,7 @@ func (s *SegHeap) addToFreelist(b, n uint32) {
 		return
 	}
 	prev := s.freeHead
-	if !s.noHint && s.freeLen > SegFreelistLimit && s.hint != noSeg && s.hint < s.next {
+	if !s.noHint && s.freeLen > segFreelistLimit && s.hint != noSeg && s.hint < s.next {
 		// The hint may have been merged into a left neighbour or allocated
 		// since it was set: resolve it to its block and use it only if that
 		// block is still free and lies before b.
@@ -381,7 +381,7 @@ func (s *SegHeap) addToFreelist(b, n uint32) {
 
 // mergeRight absorbs a's list successor if it is also a's physical
 // neighbour.
-func (s *SegHeap) mergeRight(a uint32) {
+func (s *segHeap) mergeRight(a uint32) {
 	next := s.link(a)
 	la := s.blockLen(a)
 	if next == noSeg || a+la != next {
@@ -408,16 +408,16 @@ func (s *SegHeap) mergeRight(a uint32) {
 		s.fragCount++
 	}
 	if s.zap {
-		nh[0], nh[1] = ZapByte*0x01010101, ZapByte*0x01010101
+		nh[0], nh[1] = zapByte*0x01010101, zapByte*0x01010101
 	}
-	if s.fragCount >= SegFragmentationLimit {
+	if s.fragCount >= segFragmentationLimit {
 		s.rebuildMap()
 	}
 }
 
 // rebuildMap rewrites the map of every block with the normal encoding,
 // removing the hops joins added.
-func (s *SegHeap) rebuildMap() {
+func (s *segHeap) rebuildMap() {
 	for b := uint32(0); b < s.next; {
 		n := s.blockLen(b)
 		s.markUsed(b, b+n)
@@ -427,8 +427,8 @@ func (s *SegHeap) rebuildMap() {
 	s.rebuilds++
 }
 
-// SegHeapStats describes a SegHeap's occupancy.
-type SegHeapStats struct {
+// segHeapStats describes a segHeap's occupancy.
+type segHeapStats struct {
 	Committed     uintptr // bytes backed by memory
 	Reserved      uintptr // bytes the heap may grow to
 	Used          uintptr // bytes in used blocks (headers and rounding included)
@@ -442,8 +442,8 @@ type SegHeapStats struct {
 }
 
 // Stats returns the heap's occupancy.
-func (s *SegHeap) Stats() SegHeapStats {
-	return SegHeapStats{
+func (s *segHeap) Stats() segHeapStats {
+	return segHeapStats{
 		Committed:     uintptr(s.commit) << s.shift,
 		Reserved:      uintptr(s.reserved) << s.shift,
 		Used:          uintptr(s.usedSegs) << s.shift,
@@ -459,12 +459,12 @@ func (s *SegHeap) Stats() SegHeapStats {
 
 // Available returns the bytes a single Allocate could still use without
 // Expand: an upper bound (the free list may be fragmented).
-func (s *SegHeap) Available() uintptr {
+func (s *segHeap) Available() uintptr {
 	return uintptr(s.freeSegs+s.commit-s.next) << s.shift
 }
 
 // Empty reports whether no block is in use.
-func (s *SegHeap) Empty() bool { return s.usedBlocks == 0 }
+func (s *segHeap) Empty() bool { return s.usedBlocks == 0 }
 
 // Verify checks the invariants HotSpot's CodeHeap::verify checks, and a
 // few more:
@@ -476,11 +476,11 @@ func (s *SegHeap) Empty() bool { return s.usedBlocks == 0 }
 //   - the free list is sorted, holds exactly the free blocks of the walk,
 //     no entry could still merge with its successor, and its lengths sum to
 //     the free segment count;
-//   - free payloads still hold ZapByte (when zapping);
+//   - free payloads still hold zapByte (when zapping);
 //   - the extra hops, beyond the normal encoding, are at most the
 //     fragmentation count;
 //   - used counters match the walk.
-func (s *SegHeap) Verify() error {
+func (s *segHeap) Verify() error {
 	m := s.segmap
 	if uint32(len(m)) != s.commit || s.next > s.commit || s.commit > s.reserved {
 		return fmt.Errorf("segheap: map length %d, next %d, committed %d, reserved %d", len(m), s.next, s.commit, s.reserved)
@@ -508,8 +508,8 @@ func (s *SegHeap) Verify() error {
 			freeBlocks++
 			isFree[b] = n
 			if s.zap {
-				for i, c := range Bytes(s.addr(b)+SegHeaderSize, uintptr(n)<<s.shift-SegHeaderSize) {
-					if c != ZapByte {
+				for i, c := range bytesAt(s.addr(b)+segHeaderSize, uintptr(n)<<s.shift-segHeaderSize) {
+					if c != zapByte {
 						return fmt.Errorf("segheap: free block at segment %d was written at payload byte %d", b, i)
 					}
 				}

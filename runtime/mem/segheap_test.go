@@ -7,8 +7,8 @@ import (
 )
 
 // newTestSegHeap maps size bytes, commits committed of them and lays a
-// SegHeap over them.
-func newTestSegHeap(tb testing.TB, size, committed uintptr, cfg SegHeapConfig) *SegHeap {
+// segHeap over them.
+func newTestSegHeap(tb testing.TB, size, committed uintptr, cfg segHeapConfig) *segHeap {
 	tb.Helper()
 	res, err := Reserve(size)
 	if err != nil {
@@ -20,14 +20,14 @@ func newTestSegHeap(tb testing.TB, size, committed uintptr, cfg SegHeapConfig) *
 			tb.Fatal(err)
 		}
 	}
-	s, err := NewSegHeap(res.Addr, size, committed, cfg)
+	s, err := newSegHeap(res.Addr, size, committed, cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return s
 }
 
-func mustVerify(t *testing.T, s *SegHeap) {
+func mustVerify(t *testing.T, s *segHeap) {
 	t.Helper()
 	if err := s.Verify(); err != nil {
 		t.Fatal(err)
@@ -35,7 +35,7 @@ func mustVerify(t *testing.T, s *SegHeap) {
 }
 
 func TestSegHeapAllocFreeFindStart(t *testing.T) {
-	s := newTestSegHeap(t, 1<<20, 1<<20, SegHeapConfig{Zap: true})
+	s := newTestSegHeap(t, 1<<20, 1<<20, segHeapConfig{Zap: true})
 	seg := s.SegmentSize()
 	a := s.Allocate(10)      // 1 segment
 	b := s.Allocate(3 * seg) // 4 segments (header pushes it over)
@@ -84,11 +84,11 @@ func TestSegHeapAllocFreeFindStart(t *testing.T) {
 }
 
 func TestSegHeapTailCarvingAndBestFit(t *testing.T) {
-	s := newTestSegHeap(t, 1<<20, 1<<20, SegHeapConfig{Zap: true})
+	s := newTestSegHeap(t, 1<<20, 1<<20, segHeapConfig{Zap: true})
 	seg := s.SegmentSize()
 	var ps []uintptr
 	for i := 0; i < 8; i++ {
-		ps = append(ps, s.Allocate(10*seg-SegHeaderSize)) // 10 segments each
+		ps = append(ps, s.Allocate(10*seg-segHeaderSize)) // 10 segments each
 	}
 	s.Free(ps[1]) // hole of 10
 	s.Free(ps[4]) // hole of 10
@@ -98,19 +98,19 @@ func TestSegHeapTailCarvingAndBestFit(t *testing.T) {
 		t.Fatalf("stats after join: %+v", st)
 	}
 	// 15 segments: only the 20-hole fits; its tail is carved.
-	p := s.Allocate(15*seg - SegHeaderSize)
-	hole := ps[4] - SegHeaderSize
-	if want := hole + 5*seg + SegHeaderSize; p != want {
+	p := s.Allocate(15*seg - segHeaderSize)
+	hole := ps[4] - segHeaderSize
+	if want := hole + 5*seg + segHeaderSize; p != want {
 		t.Fatalf("tail carving: got %#x, want %#x", p, want)
 	}
 	// 5 segments: best fit is the 5-segment remainder, not the 10-hole.
-	if q := s.Allocate(5*seg - SegHeaderSize); q != ps[4] {
+	if q := s.Allocate(5*seg - segHeaderSize); q != ps[4] {
 		t.Fatalf("best fit: got %#x, want %#x", q, ps[4])
 	}
 	mustVerify(t, s)
 	// Payload of a reused block must be cleared by the caller; check that
 	// zapping left the documented pattern.
-	if Bytes(p, 1)[0] != ZapByte {
+	if bytesAt(p, 1)[0] != zapByte {
 		t.Fatal("reused free block does not hold the zap pattern")
 	}
 }
@@ -118,7 +118,7 @@ func TestSegHeapTailCarvingAndBestFit(t *testing.T) {
 func TestSegHeapJoinEncodingAndRebuild(t *testing.T) {
 	// Free long blocks right to left so every free joins its right
 	// neighbour: each join rewrites one map byte and adds hops.
-	s := newTestSegHeap(t, 8<<20, 8<<20, SegHeapConfig{})
+	s := newTestSegHeap(t, 8<<20, 8<<20, segHeapConfig{})
 	seg := s.SegmentSize()
 	var ps []uintptr
 	for i := 0; i < 200; i++ {
@@ -148,8 +148,8 @@ func TestSegHeapJoinEncodingAndRebuild(t *testing.T) {
 }
 
 func TestSegHeapRebuildPastLimit(t *testing.T) {
-	s := newTestSegHeap(t, 4<<20, 4<<20, SegHeapConfig{SegmentSize: 16})
-	n := SegFragmentationLimit + 10
+	s := newTestSegHeap(t, 4<<20, 4<<20, segHeapConfig{SegmentSize: 16})
+	n := segFragmentationLimit + 10
 	ps := make([]uintptr, n)
 	for i := range ps {
 		ps[i] = s.Allocate(8)
@@ -159,14 +159,14 @@ func TestSegHeapRebuildPastLimit(t *testing.T) {
 		s.Free(ps[i])
 	}
 	st := s.Stats()
-	if st.Rebuilds != 1 || st.Fragmentation != n-1-SegFragmentationLimit {
+	if st.Rebuilds != 1 || st.Fragmentation != n-1-segFragmentationLimit {
 		t.Fatalf("expected one rebuild: %+v", st)
 	}
 	mustVerify(t, s)
 }
 
 func TestSegHeapExpand(t *testing.T) {
-	s := newTestSegHeap(t, 1<<20, 64<<10, SegHeapConfig{Zap: true})
+	s := newTestSegHeap(t, 1<<20, 64<<10, segHeapConfig{Zap: true})
 	var n int
 	for s.Allocate(1000) != 0 {
 		n++
@@ -198,7 +198,7 @@ func TestSegHeapRandom(t *testing.T) {
 		seg           uintptr
 	}{{"fast", false, false, 64}, {"naive", true, true, 64}, {"seg16", false, false, 16}} {
 		t.Run(v.name, func(t *testing.T) {
-			s := newTestSegHeap(t, 4<<20, 4<<20, SegHeapConfig{Zap: true, SegmentSize: v.seg})
+			s := newTestSegHeap(t, 4<<20, 4<<20, segHeapConfig{Zap: true, SegmentSize: v.seg})
 			s.naiveJoin, s.noHint = v.naive, v.noHint
 			rng := rand.New(rand.NewSource(7))
 			live := map[uintptr]uintptr{}
@@ -210,7 +210,7 @@ func TestSegHeapRandom(t *testing.T) {
 					keys[i] = keys[len(keys)-1]
 					keys = keys[:len(keys)-1]
 					// The payload must be intact.
-					b := Bytes(p, live[p])
+					b := bytesAt(p, live[p])
 					for j := range b {
 						if b[j] != byte(p) {
 							t.Fatalf("block %#x corrupted", p)
@@ -232,7 +232,7 @@ func TestSegHeapRandom(t *testing.T) {
 					if _, dup := live[p]; dup {
 						t.Fatalf("block %#x handed out twice", p)
 					}
-					b := Bytes(p, size)
+					b := bytesAt(p, size)
 					for j := range b {
 						b[j] = byte(p)
 					}
@@ -255,9 +255,9 @@ func TestSegHeapRandom(t *testing.T) {
 }
 
 func TestSegHeapInsertionHint(t *testing.T) {
-	s := newTestSegHeap(t, 4<<20, 4<<20, SegHeapConfig{})
+	s := newTestSegHeap(t, 4<<20, 4<<20, segHeapConfig{})
 	var ps []uintptr
-	for i := 0; i < 2*SegFreelistLimit+100; i++ {
+	for i := 0; i < 2*segFreelistLimit+100; i++ {
 		ps = append(ps, s.Allocate(8))
 	}
 	// Every other block, ascending: a long list, each insert at the tail.
@@ -281,29 +281,29 @@ func TestSegHeapInsertionHint(t *testing.T) {
 
 func TestSegHeapConfigErrors(t *testing.T) {
 	for _, seg := range []uintptr{8, 48, 8192} {
-		if _, err := NewSegHeap(1<<20, 1<<20, 0, SegHeapConfig{SegmentSize: seg}); err == nil {
+		if _, err := newSegHeap(1<<20, 1<<20, 0, segHeapConfig{SegmentSize: seg}); err == nil {
 			t.Errorf("segment size %d accepted", seg)
 		}
 	}
-	if _, err := NewSegHeap(1<<20+8, 1<<20, 0, SegHeapConfig{}); err == nil {
+	if _, err := newSegHeap(1<<20+8, 1<<20, 0, segHeapConfig{}); err == nil {
 		t.Error("unaligned base accepted")
 	}
 }
 
 // TestSegHeapVerifyCatches corrupts a heap and checks that Verify notices.
 func TestSegHeapVerifyCatches(t *testing.T) {
-	s := newTestSegHeap(t, 1<<20, 1<<20, SegHeapConfig{Zap: true})
+	s := newTestSegHeap(t, 1<<20, 1<<20, segHeapConfig{Zap: true})
 	p := s.Allocate(500)
 	q := s.Allocate(500)
 	s.Allocate(8)
 	s.Free(p)
 	mustVerify(t, s)
-	Bytes(p, 1)[0] = 1 // write after free
+	bytesAt(p, 1)[0] = 1 // write after free
 	if err := s.Verify(); err == nil || !strings.Contains(err.Error(), "written") {
 		t.Fatalf("write after free not caught: %v", err)
 	}
-	Bytes(p, 1)[0] = ZapByte
-	seg := (q - SegHeaderSize - s.Base()) / s.SegmentSize()
+	bytesAt(p, 1)[0] = zapByte
+	seg := (q - segHeaderSize - s.Base()) / s.SegmentSize()
 	s.segmap[seg+3] = 0xFF
 	if err := s.Verify(); err == nil {
 		t.Fatal("bad map byte not caught")

@@ -37,17 +37,6 @@ func Commit(addr, size uintptr) error {
 	return nil
 }
 
-// Decommit returns the pages wholly inside [addr, addr+size) to the
-// operating system and makes them inaccessible again.
-func Decommit(addr, size uintptr) error {
-	lo, hi := AlignUp(addr, PageSize), AlignDown(addr+size, PageSize)
-	if hi <= lo {
-		return nil
-	}
-	_, err := mmap(lo, hi-lo, unix.PROT_NONE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE|unix.MAP_FIXED)
-	return err
-}
-
 // Release unmaps the whole reservation.
 func (r Reservation) Release() error {
 	if r.Size == 0 {

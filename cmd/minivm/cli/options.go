@@ -90,7 +90,7 @@ type settings struct {
 	// The most bytes a script (or one REPL line) may have.
 	maxScriptSize uintptr
 
-	// Hot-field profiler (runtime/jit_hints, issue 6).
+	// Hot-field profiler (runtime/jit_hints).
 	hotFieldOrdering     bool
 	loadHints, saveHints string
 }
@@ -206,7 +206,7 @@ var options = []option{
 		def:  func(d gc.Config) string { return strconv.Itoa(int(d.MinReusableWhitespace)) },
 		text: sizeIn(8, 4<<30, func(s *settings, n uintptr) { s.cfg.MinReusableWhitespace = n })},
 
-	// Hot-field profiler (runtime/jit_hints, issue 6). The interpreter
+	// Hot-field profiler (runtime/jit_hints). The interpreter
 	// always counts field reads (hot_contain_64, -Xjit:saveHints). Feeding
 	// the counts to the scan order is off by default: with the default
 	// collector it changes nothing measurable, with the evacuator at its
@@ -232,7 +232,7 @@ var options = []option{
 			return nil
 		}},
 
-	// Class metadata below 4 GB and pretouch (runtime/mem, issue 7).
+	// Class metadata below 4 GB and pretouch (runtime/mem).
 	{name: "-Xgc:suballocatorInitialSize=", kind: kindText, meta: "<size>", xopt: true,
 		help: "class-metadata region reserved below 4 GB at start (4k..4g)",
 		def:  func(d gc.Config) string { return formatSize(d.SuballocatorInitialSize) },
@@ -272,7 +272,7 @@ var options = []option{
 			return err
 		}},
 
-	// TLABs (issue 8): HotSpot's adaptive policy (runtime/gc/tlab.go), with
+	// TLABs: HotSpot's adaptive policy (runtime/gc/tlab.go), with
 	// OpenJ9's spelling for the sizes and HotSpot's for the rest.
 	{name: "-Xgc:tlhInitialSize=", kind: kindText, meta: "<size>", xopt: true,
 		help: "initial desired TLAB size (2k..4g)",
