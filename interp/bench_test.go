@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"minivm/internal/loxsuite"
+	"minivm/runtime/gc"
 )
 
 // BenchmarkLox runs the interpreter-bound benchmark programs (clox's
@@ -21,10 +22,11 @@ func BenchmarkLox(b *testing.B) {
 	}
 }
 
-// BenchmarkLoxGC runs the collection-bound programs with the default heap
-// and GC options: clox's tree builders and minivm's dom_tree.
-// With BenchmarkLox it is the workload of cmd/minivm/default.pgo
-// (benchmarks/pgo.sh).
+// BenchmarkLoxGC runs the collection-bound programs (clox's tree builders
+// and minivm's dom_tree) with the default heap options under each nursery
+// collector. With BenchmarkLox it is the workload of cmd/minivm/default.pgo
+// (benchmarks/pgo.sh): every collector is profiled alike, so that
+// profile-guided inlining favours none of them.
 func BenchmarkLoxGC(b *testing.B) {
 	benchDir := filepath.Join(loxsuite.Root(b), "benchmark")
 	for _, path := range []string{
@@ -32,18 +34,28 @@ func BenchmarkLoxGC(b *testing.B) {
 		filepath.Join(benchDir, "trees.lox"),
 		"../benchmarks/dom_tree.lox",
 	} {
-		b.Run(strings.TrimSuffix(filepath.Base(path), ".lox"), func(b *testing.B) { benchmarkScript(b, path) })
+		for _, c := range []gc.Collector{gc.BreadthFirst, gc.Hierarchical, gc.Recursive} {
+			cfg := gc.DefaultConfig()
+			cfg.Collector = c
+			b.Run(strings.TrimSuffix(filepath.Base(path), ".lox")+"/"+string(c), func(b *testing.B) { benchmarkScriptWith(b, path, cfg) })
+		}
 	}
 }
 
 // benchmarkScript runs the Lox program at path in a new VM per iteration.
 func benchmarkScript(b *testing.B, path string) {
+	benchmarkScriptWith(b, path, gc.Config{})
+}
+
+// benchmarkScriptWith runs the Lox program at path with heap
+// configuration cfg in a new VM per iteration.
+func benchmarkScriptWith(b *testing.B, path string, cfg gc.Config) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		vm, err := New(Options{Stdout: io.Discard, Stderr: os.Stderr})
+		vm, err := New(Options{Heap: cfg, Stdout: io.Discard, Stderr: os.Stderr})
 		if err != nil {
 			b.Fatal(err)
 		}

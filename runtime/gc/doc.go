@@ -46,10 +46,14 @@
 // allocate space to the survivor space, or to tenure once an object has
 // survived Config.TenureAge collections; survivor overflow goes to tenure
 // and vice versa. The steps are in nursery.go. The collectors share
-// forwarding, tenuring and copy destinations (copy.go, copyspace.go), roots,
-// the remembered set, clearable tables and statistics; they differ only in
-// traversal: the scavenger (scavenger.go, breadth-first or hierarchical)
-// and the evacuator (evacuator.go, depth-first on a stack of frames).
+// roots, the remembered set, forwarding and tenuring, copy destinations
+// and their whitespace policy, the slot iterator, the worker scheduler,
+// clearable tables and statistics; they differ only in traversal: the
+// scavenger (breadth-first or hierarchical) and the evacuator (depth-first
+// on a stack of frames). A traversal is one file and one case in
+// newTraversal; it copies only through worker.install into copyspaces
+// whose whitespace comes from the worker's whitespace supply, so two
+// collectors given one configuration carve the same chunk sizes.
 //
 // # Global collection
 //
@@ -71,6 +75,34 @@
 //     start in tenure or the allocate space; none points into the survivor
 //     space between collections.
 //   - Every tenured object holding a nursery reference is remembered.
+//
+// # Files
+//
+// Each file owns one mechanism and the state it keeps:
+//
+//	heap.go, config.go      the reservation, its layout, options and defaults
+//	object.go, meta.go      object layout and sizes; ClassMeta records
+//	access.go, value.go     the mutator's accessors and write barrier; values
+//	mutator.go, alloc.go    mutator threads and allocation, the slow path
+//	tlab.go, tlabstats.go   TLAB sizing (HotSpot's policy) and its figures
+//	safepoint.go            stopping the world
+//	collect.go, hooks.go    collection causes; client callbacks
+//	slots.go                the slot iterator and array segments
+//	nursery.go              the steps of a nursery collection, the traversal interface
+//	worker.go               a GC worker's shared state (supply, stats, remembered)
+//	forward.go              forwarding, tenuring, installing a copy
+//	copyspace.go            regions, copyspaces and whitelists, with their verify
+//	whitespace.go           the whitespace supply: carving, chunk policy, remainders
+//	scheduler.go, warmup.go the GC threads: running, stalling, waking, warm-up
+//	scavenger.go, scanlist.go   the scavenger and its shared scan list
+//	evacuator.go, evacuator_steal.go, worklist.go   the evacuator, its work sharing
+//	global.go, livemap.go   the global collector (mark, compact) and its bitmaps
+//	verify.go               -Xcheck:gc
+//	stats.go, log.go, metadata_log.go   statistics and their output
+//
+// The collectors stay in one package: they share unexported object and
+// header helpers and the Heap's layout fields on every copy, and a package
+// boundary would either export those or cost a call per object.
 //
 // # Callers
 //

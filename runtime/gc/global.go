@@ -22,6 +22,13 @@ import (
 //
 // Headers stay intact until step 4, so sizes can be read throughout.
 
+// globalState is the global collector's scratch, kept between collections
+// so that its bitmaps and mark stack are allocated once.
+type globalState struct {
+	tenureMap, nurseryMap liveMap
+	markStack             []Ref
+}
+
 // collectGlobal runs a global collection.
 func (h *Heap) collectGlobal(cause Cause) {
 	if h.inGC {
@@ -39,7 +46,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 	start := time.Now()
 	h.dropTenureWhitespace()
 
-	tenure, nursery := &h.tenureMap, &h.nurseryMap
+	tenure, nursery := &h.global.tenureMap, &h.global.nurseryMap
 	tenure.reset(h.tenureLo, h.tenureTop)
 	nursery.reset(h.allocLo, h.allocTop)
 	h.markAll(tenure, nursery)
@@ -126,7 +133,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 
 // markAll marks everything reachable from the roots.
 func (h *Heap) markAll(tenure, nursery *liveMap) {
-	stack := h.markStack[:0]
+	stack := h.global.markStack[:0]
 	mark := func(r Ref) {
 		hp := h.word(r, 0)
 		if *hp&hdrMarked != 0 {
@@ -156,7 +163,7 @@ func (h *Heap) markAll(tenure, nursery *liveMap) {
 			mark(ref)
 		}
 	}
-	h.markStack = stack[:0]
+	h.global.markStack = stack[:0]
 }
 
 // eachLive calls f with the offset of every live object in lm, in address

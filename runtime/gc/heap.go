@@ -38,10 +38,10 @@ type Heap struct {
 
 	nurseryRef Ref // first Ref of the nursery: refs >= nurseryRef are young
 
-	// Mutator threads (mutator.go, safepoint.go, tlab.go). allocMu, the
-	// heap lock, serialises collections and tenure allocation; epoch
-	// counts collections so that a thread that waited for the lock can
-	// tell whether someone else collected meanwhile.
+	// Mutator threads (mutator.go, safepoint.go, tlab.go). allocMu
+	// serialises collections and tenure allocation; epoch counts
+	// collections so that a thread that waited for allocMu can tell
+	// whether someone else collected meanwhile.
 	main         *Mutator
 	sp           safepoint
 	allocMu      sync.Mutex
@@ -51,12 +51,12 @@ type Heap struct {
 	tlabsRetired bool    // this stop's TLABs are retired (tlabstats.go)
 	epochStart   uintptr // allocTop after the last collection
 
-	metaArena        *mem.Low4G // ClassMeta records, below 4 GB (issue 7)
+	metaArena        *mem.Low4G // ClassMeta records, below 4 GB (meta.go)
 	filler8, fillerN Meta       // holes of one word and of more
 	classMetas       []Meta     // weak: unloaded when their class object dies
 
 	// pretoucher pretouches committed tenure ahead of the allocator
-	// (-Xgc:pretouch=background, issue 7); nil otherwise.
+	// (-Xgc:pretouch=background); nil otherwise.
 	pretoucher *mem.BackgroundPretoucher
 
 	roots      RootSource
@@ -71,25 +71,17 @@ type Heap struct {
 	// GC workers read the bounds above and ctl for every object they copy;
 	// the whitespace carving state, which they write once per chunk, sits
 	// on cache lines of its own.
-	_          [64]byte
-	regions    copyRegions // the running nursery collection's carving (whitespace.go)
-	_          [64]byte
-	inGC       bool
-	warming    atomic.Bool   // the GC threads were woken for the coming collection (warm-up)
-	ctl        *controller   // the running nursery collection's workers
-	pool       []chan func() // GC worker goroutines 1..n-1 (parallel.go)
-	poolClosed atomic.Bool   // Release stopped the pool
+	_       [64]byte
+	regions copyRegions // the running nursery collection's carving (whitespace.go)
+	_       [64]byte
+	inGC    bool
+	ctl     *controller // the running nursery collection's scheduler (scheduler.go)
 
-	// Global collection scratch, kept between collections.
-	tenureMap, nurseryMap liveMap
-
-	// tenureWhitelists hold each GC worker's reusable tenure whitespace,
-	// kept across nursery collections as filler holes (whitespace.go);
-	// global collections drop them.
-	tenureWhitelists []whitelist
-	markStack        []Ref
-
-	lastNurseryCopied uint64 // bytes the last nursery collection copied (adaptive threading)
+	// State each collector keeps between collections, owned by its file.
+	threads   gcThreads    // the GC worker threads (scheduler.go, warmup.go)
+	nursery   nurseryState // nursery.go, whitespace.go
+	global    globalState  // global.go
+	verifyMap [2]liveMap   // verify.go: object starts of tenure and the allocate space
 
 	start         time.Time
 	stressCount   int

@@ -69,7 +69,7 @@ func sizeM(b uint64) string {
 func (h *Heap) beginCollection(typ string, cause Cause) *CollectionStats {
 	h.stats.gcCount++
 	h.epoch.Add(1)
-	h.warming.Store(false)
+	h.endWarmup()
 	collector := string(h.cfg.Collector)
 	if typ == "global" {
 		h.stats.globalCount++

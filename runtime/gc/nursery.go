@@ -23,6 +23,15 @@ import (
 //  7. Flip: the survivor space, holding the survivors at its bottom,
 //     becomes the allocate space; the old allocate space is now empty.
 
+// nurseryState is what nursery collections keep between collections.
+type nurseryState struct {
+	// tenureWhitelists hold each GC worker's reusable tenure whitespace,
+	// kept across nursery collections as filler holes (whitespace.go);
+	// a global collection drops them.
+	tenureWhitelists []whitelist
+	lastCopied       uint64 // bytes the last nursery collection copied (adaptive threading)
+}
+
 // collectNursery runs one nursery collection.
 func (h *Heap) collectNursery(cause Cause) {
 	if h.inGC {
@@ -137,7 +146,7 @@ func (h *Heap) collectNursery(cause Cause) {
 		st.CPUPct = 100 * (busy - float64(stall)) / busy
 	}
 	st.workers = workerReport(workers)
-	h.lastNurseryCopied = total.copiedBytes
+	h.nursery.lastCopied = total.copiedBytes
 	h.endCollection(st, pause, &total)
 	if h.cfg.Verify {
 		h.verify(st.GC, "after nursery collection")
@@ -159,7 +168,7 @@ const adaptiveBytesPerWorker = 1 << 20
 func (h *Heap) nurseryWorkers() int {
 	n := h.cfg.GCThreads
 	if h.cfg.AdaptiveGCThreads && h.stats.nurseryCount > 1 {
-		n = min(n, 1+int(h.lastNurseryCopied/adaptiveBytesPerWorker))
+		n = min(n, 1+int(h.nursery.lastCopied/adaptiveBytesPerWorker))
 	}
 	return n
 }

@@ -27,6 +27,15 @@ import (
 // and wakes the others. While any worker is stalled (Heap.stalled),
 // traversals share work sooner.
 
+// gcThreads are the GC worker threads kept between collections: worker 0
+// is the collecting mutator's thread, workers 1..n-1 are pool goroutines,
+// each locked to an OS thread while it runs a job.
+type gcThreads struct {
+	pool    []chan func() // jobs for workers 1..n-1; a nil job is a warm-up
+	closed  atomic.Bool   // Release stopped the pool
+	warming atomic.Bool   // the threads were woken for the coming collection (warmup.go)
+}
+
 // controller coordinates the workers of one nursery collection.
 type controller struct {
 	h *Heap
@@ -73,9 +82,9 @@ func (h *Heap) runWorkers(n int, f func(id int)) {
 		}()
 		f(id)
 	}
-	for len(h.pool) < n-1 {
+	for len(h.threads.pool) < n-1 {
 		jobs := make(chan func(), 1) // room for a warm-up while a job is sent
-		h.pool = append(h.pool, jobs)
+		h.threads.pool = append(h.threads.pool, jobs)
 		go func() {
 			runtime.LockOSThread()
 			for job := range jobs {
@@ -90,7 +99,7 @@ func (h *Heap) runWorkers(n int, f func(id int)) {
 	var wg sync.WaitGroup
 	for id := 1; id < n; id++ {
 		wg.Add(1)
-		h.pool[id-1] <- func() { defer wg.Done(); run(id) }
+		h.threads.pool[id-1] <- func() { defer wg.Done(); run(id) }
 	}
 	runtime.LockOSThread()
 	run(0)
@@ -103,11 +112,11 @@ func (h *Heap) runWorkers(n int, f func(id int)) {
 
 // stopWorkers ends the worker goroutines (Heap.Release).
 func (h *Heap) stopWorkers() {
-	h.poolClosed.Store(true) // ends warm-up spins
-	for _, jobs := range h.pool {
+	h.threads.closed.Store(true) // ends warm-up spins
+	for _, jobs := range h.threads.pool {
 		close(jobs)
 	}
-	h.pool = nil
+	h.threads.pool = nil
 }
 
 // stallSpin is how long a stalled worker polls for work before it sleeps

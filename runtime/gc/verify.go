@@ -35,7 +35,7 @@ func (h *Heap) verify(gcNum int, when string) {
 	if err := h.metaArena.Verify(); err != nil {
 		fail("class metadata: %v", err)
 	}
-	starts := [2]*liveMap{&h.tenureMap, &h.nurseryMap}
+	starts := [2]*liveMap{&h.verifyMap[0], &h.verifyMap[1]}
 	starts[0].reset(h.tenureLo, h.tenureTop)
 	starts[1].reset(h.allocLo, h.allocTop)
 	// Pass 1: walk, recording object starts.

@@ -33,25 +33,25 @@ const warmupTimeout = 20 * time.Millisecond
 // space's next free byte should start the warm-up.
 func (h *Heap) warmupDue(top uintptr) bool {
 	pct := uintptr(h.cfg.GCThreadWarmupPercent)
-	return pct != 0 && h.allocHi-top < (h.allocHi-h.allocLo)/100*pct && !h.warming.Load()
+	return pct != 0 && h.allocHi-top < (h.allocHi-h.allocLo)/100*pct && !h.threads.warming.Load()
 }
 
 // warmUp wakes the GC threads the next nursery collection will use, at
 // most one per CPU the running mutators leave free. Called by a mutator,
 // running; the first caller per collection cycle does it.
 func (h *Heap) warmUp() {
-	if !h.warming.CompareAndSwap(false, true) {
+	if !h.threads.warming.CompareAndSwap(false, true) {
 		return
 	}
 	h.sp.mu.Lock()
 	running := h.sp.running
 	h.sp.mu.Unlock()
-	n := min(h.nurseryWorkers()-1, runtime.GOMAXPROCS(0)-running, len(h.pool))
+	n := min(h.nurseryWorkers()-1, runtime.GOMAXPROCS(0)-running, len(h.threads.pool))
 	if n <= 0 {
 		return
 	}
 	h.stats.warmups++
-	for _, jobs := range h.pool[:n] {
+	for _, jobs := range h.threads.pool[:n] {
 		select {
 		case jobs <- nil: // nil: warm up
 		default: // already has a warm-up queued
@@ -62,5 +62,8 @@ func (h *Heap) warmUp() {
 // spinUntilJob is a pool thread's warm-up: spin until a job is queued, the
 // pool is closed or warmupTimeout passes.
 func (h *Heap) spinUntilJob(jobs chan func()) {
-	spinUntil(warmupTimeout, func() bool { return len(jobs) > 0 || h.poolClosed.Load() })
+	spinUntil(warmupTimeout, func() bool { return len(jobs) > 0 || h.threads.closed.Load() })
 }
+
+// endWarmup ends the warm-up cycle: a collection is starting.
+func (h *Heap) endWarmup() { h.threads.warming.Store(false) }

@@ -151,16 +151,16 @@ func (h *Heap) newWhitespace(id int, policy chunkPolicy) whitespace {
 
 // tenureWhitelist returns worker id's persistent tenure whitelist.
 func (h *Heap) tenureWhitelist(id int) *whitelist {
-	if len(h.tenureWhitelists) < h.cfg.GCThreads {
+	if len(h.nursery.tenureWhitelists) < h.cfg.GCThreads {
 		// Grow once, before any worker holds a pointer into the slice.
-		h.tenureWhitelists = append(h.tenureWhitelists, make([]whitelist, h.cfg.GCThreads-len(h.tenureWhitelists))...)
+		h.nursery.tenureWhitelists = append(h.nursery.tenureWhitelists, make([]whitelist, h.cfg.GCThreads-len(h.nursery.tenureWhitelists))...)
 	}
-	return &h.tenureWhitelists[id]
+	return &h.nursery.tenureWhitelists[id]
 }
 
 // dropTenureWhitespace forgets the persistent tenure whitelists: a global
 // collection compacts tenure, removing the holes they describe.
-func (h *Heap) dropTenureWhitespace() { h.tenureWhitelists = nil }
+func (h *Heap) dropTenureWhitespace() { h.nursery.tenureWhitelists = nil }
 
 // take returns whitespace for a copyspace that must hold size bytes: the
 // whitelist's top if it holds at least the refresh threshold, else a
