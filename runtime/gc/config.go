@@ -46,7 +46,7 @@ type Config struct {
 	// GCThreadWarmupPercent (-XX:GCThreadWarmupPercent): when the allocate
 	// space is this many percent from full, wake the GC threads the next
 	// nursery collection will use, to spin on their CPUs until it starts
-	// (parallel.go, warm-up). 0, the default, is off.
+	// (warmup.go). 0, the default, is off.
 	GCThreadWarmupPercent int
 
 	// Evacuator parameters (-XXgc:recursive...). A zero MaxStackDepth,

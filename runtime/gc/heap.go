@@ -83,6 +83,10 @@ type Heap struct {
 	global    globalState  // global.go
 	verifyMap [2]liveMap   // verify.go: object starts of tenure and the allocate space
 
+	// onCarve, when set (tests), sees every whitespace carve: the
+	// region, the block and the size the caller asked for.
+	onCarve func(r region, b block, want uintptr)
+
 	start         time.Time
 	stressCount   int
 	allocsToCheck atomic.Int64 // stress: allocations left until the next forced collection

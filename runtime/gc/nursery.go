@@ -158,7 +158,7 @@ func (h *Heap) collectNursery(cause Cause) {
 // thread wake-up and the termination handshake, about 0.1-0.15 ms on a
 // small VM, which is what one worker copies in that time; a second worker
 // pays off only well above that (two workers already tie with one at
-// about 1 MB, BENCHMARKS.md, issue 5).
+// about 1 MB: BENCHMARKS.md, "Parallel GC").
 const adaptiveBytesPerWorker = 1 << 20
 
 // nurseryWorkers returns the number of workers for a nursery collection:
@@ -252,7 +252,7 @@ func (h *Heap) stressCollect() {
 	if h.inGC {
 		return
 	}
-	h.stressCount++ // under the heap lock, with the world stopped
+	h.stressCount++ // under allocMu, with the world stopped
 	if h.stressCount%64 == 0 {
 		h.collectGlobal(CauseStress)
 	} else {

@@ -76,6 +76,9 @@ func (h *Heap) carveWhitespace(r region, minSize, want uintptr) (block, bool) {
 		b = block{off, off + size}
 	}
 	cr.carved[r] += b.size()
+	if h.onCarve != nil {
+		h.onCarve(r, b, want)
+	}
 	return b, true
 }
 

@@ -198,7 +198,7 @@ var options = []option{
 		def:  func(d gc.Config) string { return formatSize(d.ScanCacheMaximumSize) },
 		text: sizeIn(gc.MinScanCacheSize, 4<<30, func(s *settings, n uintptr) { s.cfg.ScanCacheMaximumSize = n })},
 	{name: "-XXgc:whitespaceRefreshThreshold=", kind: kindText, meta: "<size>", xopt: true,
-		help: "smallest reused remainder a copyspace is refreshed with (8..4g, a multiple of 8, at most -Xgc:scanCacheMinimumSize)",
+		help: "smallest kept remainder a worker reuses for a new copyspace (8..4g, a multiple of 8, at most -Xgc:scanCacheMinimumSize)",
 		def:  func(d gc.Config) string { return strconv.Itoa(int(d.WhitespaceRefreshThreshold)) },
 		text: sizeIn(8, 4<<30, func(s *settings, n uintptr) { s.cfg.WhitespaceRefreshThreshold = n })},
 	{name: "-XXgc:minimumReusableWhitespace=", kind: kindText, meta: "<size>", xopt: true,
