@@ -113,49 +113,20 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 	if cfg.InitialHeap == 0 {
 		cfg.InitialHeap = min(def.InitialHeap, cfg.MaxHeap)
 	}
-	if cfg.Collector == "" {
-		cfg.Collector = def.Collector
-	}
-	if cfg.TenureAge == 0 {
-		cfg.TenureAge = def.TenureAge
-	}
-	if cfg.LargeObjectSize == 0 {
-		cfg.LargeObjectSize = def.LargeObjectSize
-	}
-	if cfg.GCThreads == 0 {
-		cfg.GCThreads = def.GCThreads
-	}
-	if cfg.TLABWasteTargetPercent == 0 {
-		cfg.TLABWasteTargetPercent = defaultTLABWasteTargetPercent
-	}
-	if cfg.TLABRefillWasteFraction == 0 {
-		cfg.TLABRefillWasteFraction = defaultTLABRefillWasteFraction
-	}
-	if cfg.MaxLiveThreads == 0 {
-		cfg.MaxLiveThreads = def.MaxLiveThreads
-	}
-	if cfg.MaxStackDepth == 0 {
-		cfg.MaxStackDepth = def.MaxStackDepth
-	}
-	if cfg.MaxInsideCopySize == 0 {
-		cfg.MaxInsideCopySize = def.MaxInsideCopySize
-	}
-	if cfg.WorkVolumeQuantum == 0 {
-		cfg.WorkVolumeQuantum = def.WorkVolumeQuantum
-	}
-	for _, f := range []struct {
-		v   *uintptr
-		def uintptr
-	}{
-		{&cfg.ScanCacheMinimumSize, def.ScanCacheMinimumSize},
-		{&cfg.ScanCacheMaximumSize, def.ScanCacheMaximumSize},
-		{&cfg.WhitespaceRefreshThreshold, def.WhitespaceRefreshThreshold},
-		{&cfg.MinReusableWhitespace, def.MinReusableWhitespace},
-	} {
-		if *f.v == 0 {
-			*f.v = f.def
-		}
-	}
+	orDefault(&cfg.Collector, def.Collector)
+	orDefault(&cfg.TenureAge, def.TenureAge)
+	orDefault(&cfg.LargeObjectSize, def.LargeObjectSize)
+	orDefault(&cfg.GCThreads, def.GCThreads)
+	orDefault(&cfg.TLABWasteTargetPercent, def.TLABWasteTargetPercent)
+	orDefault(&cfg.TLABRefillWasteFraction, def.TLABRefillWasteFraction)
+	orDefault(&cfg.MaxLiveThreads, def.MaxLiveThreads)
+	orDefault(&cfg.MaxStackDepth, def.MaxStackDepth)
+	orDefault(&cfg.MaxInsideCopySize, def.MaxInsideCopySize)
+	orDefault(&cfg.WorkVolumeQuantum, def.WorkVolumeQuantum)
+	orDefault(&cfg.ScanCacheMinimumSize, def.ScanCacheMinimumSize)
+	orDefault(&cfg.ScanCacheMaximumSize, def.ScanCacheMaximumSize)
+	orDefault(&cfg.WhitespaceRefreshThreshold, def.WhitespaceRefreshThreshold)
+	orDefault(&cfg.MinReusableWhitespace, def.MinReusableWhitespace)
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
@@ -222,6 +193,14 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 	h.main, _ = h.NewMutator() // the first of at least one
 	h.main.LeaveSafeRegion()
 	return h, nil
+}
+
+// orDefault sets *v to def when it holds the zero value (unset).
+func orDefault[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
 }
 
 func (cfg *Config) check() error {
