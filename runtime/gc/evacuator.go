@@ -178,7 +178,7 @@ func (e *evacuator) traceSlots(it *slots) (young bool) {
 			it.store(h, off, ref)
 			e.scan()
 		}
-		young = young || h.IsYoung(ref)
+		young = young || h.isYoung(ref)
 	}
 	return young
 }
@@ -298,7 +298,7 @@ func (e *evacuator) scan() {
 				ref = e.evacuate(ref, it.arc(off))
 				it.store(h, off, ref)
 			}
-			if h.IsYoung(ref) {
+			if h.isYoung(ref) {
 				fr.remembered = true
 			}
 			if e.active != f {
@@ -583,7 +583,7 @@ func (e *evacuator) holds(out *[2][]block) {
 // and it is of its region.
 func (e *evacuator) verify() {
 	fail := func(format string, args ...any) {
-		panic(&VerifyError{Msg: fmt.Sprintf("evacuator worker %d: ", e.id) + fmt.Sprintf(format, args...)})
+		panic(&verifyError{Msg: fmt.Sprintf("evacuator worker %d: ", e.id) + fmt.Sprintf(format, args...)})
 	}
 	if e.white[0] >= 0 && e.white[0] == e.white[1] {
 		fail("frame %d holds both regions' stack whitespace", e.white[0])

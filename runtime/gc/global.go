@@ -86,12 +86,12 @@ func (h *Heap) collectGlobal(cause Cause) {
 			for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) {
 				if off == classSlot {
 					// ClassMetas are updated with the class table.
-					young = young || (!promote && h.IsYoung(ref))
+					young = young || (!promote && h.isYoung(ref))
 					continue
 				}
 				nr := newRef(ref)
 				h.storeAt(off, FromRef(nr))
-				young = young || (!promote && h.IsYoung(nr))
+				young = young || (!promote && h.isYoung(nr))
 			}
 			if young && lm == tenure {
 				stillRemembered = append(stillRemembered, off)

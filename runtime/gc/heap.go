@@ -182,7 +182,7 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 		h.Release()
 		return nil, err
 	}
-	if h.fillerN, err = h.NewMeta(MetaSpec{Layout: LayoutFiller}); err != nil {
+	if h.fillerN, err = h.NewMeta(MetaSpec{Layout: layoutFiller}); err != nil {
 		h.Release()
 		return nil, err
 	}
@@ -326,15 +326,15 @@ func (h *Heap) Release() {
 // Config returns the effective configuration.
 func (h *Heap) Config() Config { return h.cfg }
 
-// Committed returns the bytes of heap backed by memory.
-func (h *Heap) Committed() uintptr {
+// committed returns the bytes of heap backed by memory.
+func (h *Heap) committed() uintptr {
 	return (h.tenureCommitted - h.tenureLo) + (h.nurseryHi - h.nurseryLo)
 }
 
-// Used returns the bytes occupied by objects (tenure plus allocate space,
+// used returns the bytes occupied by objects (tenure plus allocate space,
 // less the free parts of TLABs). It reads every mutator's TLAB, so it is
 // called with the world stopped or from the only mutator.
-func (h *Heap) Used() uintptr {
+func (h *Heap) used() uintptr {
 	used := (h.tenureTop - h.tenureLo) + (atomic.LoadUintptr(&h.allocTop) - h.allocLo)
 	for _, m := range h.sp.mutators {
 		used -= m.tlab.free()
@@ -342,5 +342,5 @@ func (h *Heap) Used() uintptr {
 	return used
 }
 
-// IsYoung reports whether r is in the nursery.
-func (h *Heap) IsYoung(r Ref) bool { return r >= h.nurseryRef }
+// isYoung reports whether r is in the nursery.
+func (h *Heap) isYoung(r Ref) bool { return r >= h.nurseryRef }

@@ -42,11 +42,11 @@ func TestObjectLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if uint64(inst) >= 1<<32 || inst.Size() != 40 || inst.Tag() != 42 || inst.kind() != 7 || inst.Layout() != LayoutFixed {
-		t.Fatalf("meta fields wrong: size %d tag %d", inst.Size(), inst.Tag())
+	if uint64(inst) >= 1<<32 || inst.size() != 40 || inst.Tag() != 42 || inst.kind() != 7 || inst.Layout() != LayoutFixed {
+		t.Fatalf("meta fields wrong: size %d tag %d", inst.size(), inst.Tag())
 	}
 	r := h.allocFixed(inst, Undefined)
-	if !h.IsYoung(r) || h.Kind(r) != 7 || h.MetaOf(r) != inst || h.RawWord(r, 1) != 0 || h.Load(r, 2) != Undefined || h.Load(r, 4) != Undefined {
+	if !h.isYoung(r) || h.Kind(r) != 7 || h.MetaOf(r) != inst || h.RawWord(r, 1) != 0 || h.Load(r, 2) != Undefined || h.Load(r, 4) != Undefined {
 		t.Fatalf("fixed object initialised wrongly")
 	}
 	h.Store(r, 3, Number(2.5))
@@ -64,7 +64,7 @@ func TestObjectLayout(t *testing.T) {
 	if h.Length(a) != 5 || h.Load(a, 6) != Nil {
 		t.Fatal("slots object wrong")
 	}
-	if got := uintptr(s-r) * 8; got != inst.Size() {
+	if got := uintptr(s-r) * 8; got != inst.size() {
 		t.Fatalf("objects not contiguous: %d", got)
 	}
 }

@@ -83,7 +83,7 @@ func (h *Heap) beginCollection(typ string, cause Cause) *CollectionStats {
 		Cause:      string(cause),
 		StartMs:    float64(time.Since(h.start).Microseconds()) / 1000,
 		Threads:    h.cfg.GCThreads,
-		HeapBefore: uint64(h.Used()),
+		HeapBefore: uint64(h.used()),
 		CacheLine:  CacheLineSize,
 	}
 }
@@ -92,8 +92,8 @@ func (h *Heap) beginCollection(typ string, cause Cause) *CollectionStats {
 // writes the log line and the stats object.
 func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *workerStats) {
 	st.PauseMs = float64(pause.Nanoseconds()) / 1e6
-	st.HeapAfter = uint64(h.Used())
-	st.HeapCommitted = uint64(h.Committed())
+	st.HeapAfter = uint64(h.used())
+	st.HeapCommitted = uint64(h.committed())
 	st.CopiedBytes = ws.copiedBytes
 	st.CopiedObjects = ws.copiedObjects
 	st.SurvivorBytes = ws.survivorBytes
@@ -170,7 +170,7 @@ func (h *Heap) Finish() {
 	}
 	h.logf("gc", "Summary: %d collections (%d nursery, %d global) %.3fms, %d classes unloaded",
 		s.GCCount, s.NurseryCount, s.GlobalCount, s.GCMs, h.stats.classesUnloaded)
-	h.LogMetadata()
+	h.logMetadata()
 	writeJSON(h.cfg.StatsFile, s)
 }
 

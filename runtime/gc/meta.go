@@ -63,14 +63,14 @@ func (m Meta) Layout() Layout { return Layout(*(*uint8)(m.ptr(metaLayout))) }
 // each object's header (Heap.Kind reads it there).
 func (m Meta) kind() uint8 { return *(*uint8)(m.ptr(metaKind)) }
 
-// PrefixWords returns the raw words between the header and the first slot.
-func (m Meta) PrefixWords() int { return int(*(*uint8)(m.ptr(metaPrefix))) }
+// prefixWords returns the raw words between the header and the first slot.
+func (m Meta) prefixWords() int { return int(*(*uint8)(m.ptr(metaPrefix))) }
 
 // NumSlots returns the number of value slots of a LayoutFixed object.
 func (m Meta) NumSlots() int { return int(*(*uint32)(m.ptr(metaNumSlots))) }
 
-// Size returns the size in bytes of a LayoutFixed object.
-func (m Meta) Size() uintptr { return uintptr(*(*uint32)(m.ptr(metaSize))) }
+// size returns the size in bytes of a LayoutFixed object.
+func (m Meta) size() uintptr { return uintptr(*(*uint32)(m.ptr(metaSize))) }
 
 // Tag returns the client-defined tag.
 func (m Meta) Tag() uint32 { return *(*uint32)(m.ptr(metaTag)) }
@@ -78,8 +78,8 @@ func (m Meta) Tag() uint32 { return *(*uint32)(m.ptr(metaTag)) }
 // ClassObject returns the owning class object, or 0.
 func (m Meta) ClassObject() Ref { return Ref(*(*uint32)(m.ptr(metaClassObject))) }
 
-// SetClassObject records the owning class object.
-func (m Meta) SetClassObject(r Ref) { *(*uint32)(m.ptr(metaClassObject)) = uint32(r) }
+// setClassObject records the owning class object.
+func (m Meta) setClassObject(r Ref) { *(*uint32)(m.ptr(metaClassObject)) = uint32(r) }
 
 // loadClassObject and storeClassObject access the class-object field
 // during a collection, when several workers may update it at once (always
@@ -180,7 +180,7 @@ func (h *Heap) NewClassMeta(spec MetaSpec, owner Ref) (Meta, error) {
 	if err != nil {
 		return 0, err
 	}
-	m.SetClassObject(owner)
+	m.setClassObject(owner)
 	h.classMetas = append(h.classMetas, m)
 	return m, nil
 }
@@ -192,11 +192,11 @@ func (h *Heap) freeMeta(m Meta) {
 	}
 }
 
-// ValidMeta reports whether m is the address of a ClassMeta record that
+// validMeta reports whether m is the address of a ClassMeta record that
 // the heap created and has not freed: the segment map of the region that
 // holds m must lead from m back to m itself, the start of a block in use.
 // (Every block of the metadata sub-allocator is a ClassMeta record.)
-func (h *Heap) ValidMeta(m Meta) bool {
+func (h *Heap) validMeta(m Meta) bool {
 	return h.metaArena.IsBlockStart(uint32(m))
 }
 

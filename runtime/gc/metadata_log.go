@@ -6,14 +6,14 @@ import (
 	"minivm/runtime/mem"
 )
 
-// LogMetadata writes the [gc,metadata] line describing the class-metadata
+// logMetadata writes the [gc,metadata] line describing the class-metadata
 // sub-allocator below 4 GB, and, when tenure is pretouched, a
 // [gc,pretouch] line. The VM calls it once at exit, from Finish.
 //
 //	[gc,metadata] Metadata: regions=3 (large=1, released=0) reserved=216M committed=58M peak=58M used=1234K blocks=812 free_blocks=17 free=3072B fragmentation=5 joins=40 rebuilds=0 search=quick 0.051ms
 //
 // Sizes are whole bytes (B) below 10K, then K below 10M, then M.
-func (h *Heap) LogMetadata() {
+func (h *Heap) logMetadata() {
 	if h.cfg.Log == nil || h.metaArena == nil {
 		return
 	}

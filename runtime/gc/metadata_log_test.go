@@ -9,7 +9,7 @@ import (
 )
 
 // TestMetadataSubAllocator creates and frees many ClassMeta records in a
-// heap whose sub-allocator has tiny regions, and checks ValidMeta (the
+// heap whose sub-allocator has tiny regions, and checks validMeta (the
 // segment map's FindStart) and the [gc,metadata] line.
 func TestMetadataSubAllocator(t *testing.T) {
 	var log bytes.Buffer
@@ -29,8 +29,8 @@ func TestMetadataSubAllocator(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !h.ValidMeta(m) || h.ValidMeta(m+8) || m.Tag() != uint32(i) || m.ScanOrder(slots-1) != slots-1 {
-			t.Fatalf("meta %d at %#x: ValidMeta or fields wrong", i, uint32(m))
+		if !h.validMeta(m) || h.validMeta(m+8) || m.Tag() != uint32(i) || m.ScanOrder(slots-1) != slots-1 {
+			t.Fatalf("meta %d at %#x: validMeta or fields wrong", i, uint32(m))
 		}
 		metas = append(metas, m)
 	}
@@ -41,7 +41,7 @@ func TestMetadataSubAllocator(t *testing.T) {
 	for i, m := range metas {
 		if i%3 != 0 {
 			h.freeMeta(m)
-			if h.ValidMeta(m) {
+			if h.validMeta(m) {
 				t.Fatalf("freed meta %#x still valid", uint32(m))
 			}
 		}
@@ -49,7 +49,7 @@ func TestMetadataSubAllocator(t *testing.T) {
 	if err := h.metaArena.Verify(); err != nil {
 		t.Fatal(err)
 	}
-	h.LogMetadata()
+	h.logMetadata()
 	line := log.String()
 	for _, want := range []string{"[gc,metadata] Metadata: regions=", "reserved=", "committed=", "used=", "free_blocks=", "fragmentation=", "search=quick"} {
 		if !strings.Contains(line, want) {
@@ -75,7 +75,7 @@ func TestPretouchModesHeap(t *testing.T) {
 		if err := h.growTenure(4 << 20); err != nil {
 			t.Fatal(err)
 		}
-		h.LogMetadata()
+		h.logMetadata()
 		if !strings.Contains(log.String(), "[gc,pretouch] Pretouch: mode=") {
 			t.Errorf("%+v: no pretouch line in %q", c, log.String())
 		}

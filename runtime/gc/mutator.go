@@ -24,13 +24,13 @@ type Mutator struct {
 // slot set to fill.
 func (m *Mutator) AllocFixed(meta Meta, fill Value) Ref {
 	h := m.h
-	size := meta.Size()
+	size := meta.size()
 	r, ok := m.tlab.bump(size)
 	if !ok {
 		r = m.allocateSlow(size)
 	}
 	*h.word(r, 0) = uint64(meta) | uint64(meta.kind())<<hdrKindShift
-	prefix := meta.PrefixWords()
+	prefix := meta.prefixWords()
 	for w := 1; w <= prefix; w++ {
 		*h.word(r, w) = 0
 	}
@@ -40,7 +40,7 @@ func (m *Mutator) AllocFixed(meta Meta, fill Value) Ref {
 	if r < h.nurseryRef {
 		// A large object went straight to tenure: if its class object is
 		// young, the class-object reference is an old-to-young one.
-		if co := meta.ClassObject(); co != 0 && h.IsYoung(co) {
+		if co := meta.ClassObject(); co != 0 && h.isYoung(co) {
 			h.remember(r)
 		}
 	}
@@ -51,7 +51,7 @@ func (m *Mutator) AllocFixed(meta Meta, fill Value) Ref {
 // length word is n.
 func (m *Mutator) AllocSlots(meta Meta, n int, fill Value) Ref {
 	h := m.h
-	size := SlotsSize(n)
+	size := slotsSize(n)
 	r, ok := m.tlab.bump(size)
 	if !ok {
 		r = m.allocateSlow(size)
@@ -61,7 +61,7 @@ func (m *Mutator) AllocSlots(meta Meta, n int, fill Value) Ref {
 	for w := 2; w < 2+n; w++ {
 		*h.word(r, w) = uint64(fill)
 	}
-	if r < h.nurseryRef && fill.IsRef() && h.IsYoung(fill.AsRef()) {
+	if r < h.nurseryRef && fill.IsRef() && h.isYoung(fill.AsRef()) {
 		h.remember(r)
 	}
 	return r
@@ -70,7 +70,7 @@ func (m *Mutator) AllocSlots(meta Meta, n int, fill Value) Ref {
 // AllocBytes allocates a LayoutBytes object of n zero bytes.
 func (m *Mutator) AllocBytes(meta Meta, n int) Ref {
 	h := m.h
-	size := BytesSize(n)
+	size := bytesSize(n)
 	r, ok := m.tlab.bump(size)
 	if !ok {
 		r = m.allocateSlow(size)

@@ -267,11 +267,11 @@ func TestTLABRefillWasteLimit(t *testing.T) {
 	tl := &m.tlab
 	g.roots.vals = []Value{Nil}
 	h.allocSlots(g.array, 4, Nil)
-	if tl.refills != 1 || tl.end-tl.start != tl.desired+SlotsSize(4) {
-		t.Fatalf("first allocation: %d refills, chunk of %d bytes; want 1, %d", tl.refills, tl.end-tl.start, tl.desired+SlotsSize(4))
+	if tl.refills != 1 || tl.end-tl.start != tl.desired+slotsSize(4) {
+		t.Fatalf("first allocation: %d refills, chunk of %d bytes; want 1, %d", tl.refills, tl.end-tl.start, tl.desired+slotsSize(4))
 	}
 	// Leave between 600 and 648 bytes free.
-	for tl.free() >= 600+SlotsSize(4) {
+	for tl.free() >= 600+slotsSize(4) {
 		h.allocSlots(g.array, 4, Nil)
 	}
 	free, top, limit := tl.free(), tl.top, tl.refillWasteLimit
@@ -280,7 +280,7 @@ func TestTLABRefillWasteLimit(t *testing.T) {
 	}
 	// Objects one word larger than the free space: slow allocations until
 	// the limit reaches the free space.
-	n := int(free / WordSize) // SlotsSize(n) = free + 16
+	n := int(free / WordSize) // slotsSize(n) = free + 16
 	wantSlow := int((free - limit + tlabWasteIncrement - 1) / tlabWasteIncrement)
 	for i := 0; i < wantSlow; i++ {
 		r := h.allocSlots(g.array, n, Nil)
@@ -364,7 +364,7 @@ func TestNoTLAB(t *testing.T) {
 		h, tl := g.h, &g.h.Main().tlab
 		before := h.allocTop
 		r := h.allocSlots(g.array, 4, Nil)
-		if uintptr(r)<<3 != before || h.allocTop != before+SlotsSize(4) || tl.end != 0 || tl.refills != 0 {
+		if uintptr(r)<<3 != before || h.allocTop != before+slotsSize(4) || tl.end != 0 || tl.refills != 0 {
 			t.Errorf("%+v: object at %#x (top was %#x), TLAB end %#x, %d refills", cfg, uintptr(r)<<3, before, tl.end, tl.refills)
 		}
 	}

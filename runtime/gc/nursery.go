@@ -97,7 +97,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	pause := time.Since(start)
 	if h.cfg.Verify {
 		if err := h.verifyDestinations(held, supplies); err != nil {
-			panic(&VerifyError{Msg: fmt.Sprintf("GC(%d) copy destinations: %v", st.GC, err)})
+			panic(&verifyError{Msg: fmt.Sprintf("GC(%d) copy destinations: %v", st.GC, err)})
 		}
 	}
 
@@ -114,7 +114,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	}
 	if h.cfg.Verify {
 		if err := h.verifyAccount(supplies, [2]uint64{total.survivorBytes, total.tenuredBytes}, listedBefore); err != nil {
-			panic(&VerifyError{Msg: fmt.Sprintf("GC(%d) after copying: %v", st.GC, err)})
+			panic(&verifyError{Msg: fmt.Sprintf("GC(%d) after copying: %v", st.GC, err)})
 		}
 	}
 	for _, w := range supplies {
@@ -228,7 +228,7 @@ func (h *Heap) clearClassTable(alive func(Ref) (Ref, bool)) int {
 	var dead []Meta
 	for _, m := range h.classMetas {
 		if r, ok := alive(m.ClassObject()); ok {
-			m.SetClassObject(r)
+			m.setClassObject(r)
 			kept = append(kept, m)
 		} else {
 			dead = append(dead, m)

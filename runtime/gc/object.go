@@ -20,7 +20,7 @@ package gc
 //	             for the client), then that many value slots
 //	LayoutBytes  a length word (bits 0-31 = byte count, bits 32-63 free for
 //	             the client, e.g. a hash), then the bytes, padded to 8
-//	LayoutFiller a hole left in a walkable space: the length word gives the
+//	layoutFiller a hole left in a walkable space: the length word gives the
 //	             size in bytes (a one-word hole uses the fixed Filler8 meta)
 //
 // Only value slots hold references; everything else is opaque to the GC.
@@ -50,7 +50,7 @@ const (
 	LayoutFixed Layout = iota + 1
 	LayoutSlots
 	LayoutBytes
-	LayoutFiller
+	layoutFiller
 )
 
 func (l Layout) String() string {
@@ -61,17 +61,17 @@ func (l Layout) String() string {
 		return "slots"
 	case LayoutBytes:
 		return "bytes"
-	case LayoutFiller:
+	case layoutFiller:
 		return "filler"
 	}
 	return "invalid"
 }
 
-// SlotsSize is the size in bytes of a LayoutSlots object with n slots.
-func SlotsSize(n int) uintptr { return uintptr(2+n) * WordSize }
+// slotsSize is the size in bytes of a LayoutSlots object with n slots.
+func slotsSize(n int) uintptr { return uintptr(2+n) * WordSize }
 
-// BytesSize is the size in bytes of a LayoutBytes object holding n bytes.
-func BytesSize(n int) uintptr { return 2*WordSize + (uintptr(n)+WordSize-1)&^(WordSize-1) }
+// bytesSize is the size in bytes of a LayoutBytes object holding n bytes.
+func bytesSize(n int) uintptr { return 2*WordSize + (uintptr(n)+WordSize-1)&^(WordSize-1) }
 
 // sizeAt returns the size in bytes of the object at offset off, which must
 // not be forwarded.
@@ -83,12 +83,12 @@ func (h *Heap) sizeAt(off uintptr) uintptr {
 func (h *Heap) sizeOf(r Ref, m Meta) uintptr {
 	switch m.Layout() {
 	case LayoutFixed:
-		return m.Size()
+		return m.size()
 	case LayoutSlots:
-		return SlotsSize(h.Length(r))
+		return slotsSize(h.Length(r))
 	case LayoutBytes:
-		return BytesSize(h.Length(r))
-	case LayoutFiller:
+		return bytesSize(h.Length(r))
+	case layoutFiller:
 		return uintptr(*h.word(r, 1))
 	}
 	return 0

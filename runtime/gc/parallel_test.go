@@ -94,7 +94,7 @@ func TestSurvivorOverflowKeepsTenureTight(t *testing.T) {
 		g.roots.vals = []Value{Nil}
 		// 3 KB arrays leave tails in the copy chunks, so a full
 		// allocate space of them overflows the survivor space.
-		for g.h.allocTop+SlotsSize(375) <= g.h.allocHi {
+		for g.h.allocTop+slotsSize(375) <= g.h.allocHi {
 			r := g.h.allocSlots(g.array, 375, Nil)
 			g.h.Store(r, 2, g.roots.vals[0])
 			g.roots.vals[0] = FromRef(r)

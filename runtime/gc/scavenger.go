@@ -203,10 +203,10 @@ func (s *scavenger) scanSlots(it *slots, c *copyCache) (young, done bool) {
 			ref = s.forward(ref, it.arc(off))
 			it.store(h, off, ref)
 			if c != nil && s.hierarchical && s.shouldAlias(c) {
-				return young || h.IsYoung(ref), false
+				return young || h.isYoung(ref), false
 			}
 		}
-		young = young || h.IsYoung(ref)
+		young = young || h.isYoung(ref)
 	}
 	return young, true
 }
@@ -348,7 +348,7 @@ func (s *scavenger) verify() {
 		}
 		lo, hi := s.h.regionBounds(c.region)
 		if err := c.verify(lo, hi); err != nil {
-			panic(&VerifyError{Msg: "scavenger worker: " + err.Error()})
+			panic(&verifyError{Msg: "scavenger worker: " + err.Error()})
 		}
 	}
 }

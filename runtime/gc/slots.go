@@ -51,7 +51,7 @@ func (s *slots) start(h *Heap, r Ref, m Meta, pos int) {
 	*s = slots{meta: m, i: pos}
 	switch m.Layout() {
 	case LayoutFixed:
-		s.first = off + uintptr(1+m.PrefixWords())*WordSize
+		s.first = off + uintptr(1+m.prefixWords())*WordSize
 		s.order = uintptr(m) + metaScanOrder
 		s.end = m.NumSlots()
 		if hs, ok := m.HotSlot(); ok {
@@ -149,8 +149,8 @@ const arraySplitMinimum = 512
 // splittable reports whether the size bytes copied at n are exactly one
 // pointer array worth splitting into segments.
 func splittable(h *Heap, n Ref, size uintptr) bool {
-	return size >= SlotsSize(arraySplitMinimum+1) && h.MetaOf(n).Layout() == LayoutSlots &&
-		h.Length(n) > arraySplitMinimum && size == SlotsSize(h.Length(n))
+	return size >= slotsSize(arraySplitMinimum+1) && h.MetaOf(n).Layout() == LayoutSlots &&
+		h.Length(n) > arraySplitMinimum && size == slotsSize(h.Length(n))
 }
 
 // splitArray cuts an array of length elements into ceil(length/512)

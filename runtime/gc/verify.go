@@ -23,14 +23,14 @@ import "fmt"
 // and, at the end, that no two workers' whitespace overlapped and every
 // carved byte was copied into, given back, filled or kept.
 
-// VerifyError is the panic value of a failed verification.
-type VerifyError struct{ Msg string }
+// verifyError is the panic value of a failed verification.
+type verifyError struct{ Msg string }
 
-func (e *VerifyError) Error() string { return "heap verification failed: " + e.Msg }
+func (e *verifyError) Error() string { return "heap verification failed: " + e.Msg }
 
 func (h *Heap) verify(gcNum int, when string) {
 	fail := func(format string, args ...any) {
-		panic(&VerifyError{Msg: fmt.Sprintf("GC(%d) %s: ", gcNum, when) + fmt.Sprintf(format, args...)})
+		panic(&verifyError{Msg: fmt.Sprintf("GC(%d) %s: ", gcNum, when) + fmt.Sprintf(format, args...)})
 	}
 	if err := h.metaArena.Verify(); err != nil {
 		fail("class metadata: %v", err)
@@ -48,7 +48,7 @@ func (h *Heap) verify(gcNum int, when string) {
 				fail("object at %#x is forwarded (header %#x)", off, hdr)
 			case hdr&hdrMarked != 0:
 				fail("object at %#x is still marked", off)
-			case uint64(m) >= 1<<32 || !h.ValidMeta(m):
+			case uint64(m) >= 1<<32 || !h.validMeta(m):
 				fail("object at %#x has class pointer %#x, not a live ClassMeta", off, uint32(m))
 			}
 			size := h.sizeOf(Ref(off>>3), m)
@@ -82,7 +82,7 @@ func (h *Heap) verify(gcNum int, when string) {
 	}
 	inRemembered := make(map[Ref]bool, len(h.remembered))
 	for _, r := range h.remembered {
-		if h.IsYoung(r) || !isStart(r) || *h.word(r, 0)&hdrRemembered == 0 {
+		if h.isYoung(r) || !isStart(r) || *h.word(r, 0)&hdrRemembered == 0 {
 			fail("remembered set entry %#x is not a remembered tenured object", uintptr(r)<<3)
 		}
 		inRemembered[r] = true
@@ -102,16 +102,16 @@ func (h *Heap) verify(gcNum int, when string) {
 				case s != classSlot && !isStart(ref):
 					fail("slot at %#x (word %d) of object at %#x refers to %#x in %s", s, (s-off)/WordSize, off, uintptr(ref)<<3, where(ref))
 				}
-				young = young || h.IsYoung(ref)
+				young = young || h.isYoung(ref)
 			}
-			if young && !h.IsYoung(r) && !inRemembered[r] {
+			if young && !h.isYoung(r) && !inRemembered[r] {
 				fail("tenured object at %#x refers into the nursery but is not remembered", off)
 			}
 			off += h.sizeOf(r, m)
 		}
 	}
 	for _, m := range h.classMetas {
-		if !h.ValidMeta(m) {
+		if !h.validMeta(m) {
 			fail("class table entry %#x is not a live ClassMeta", uint32(m))
 		}
 		if co := m.ClassObject(); !isStart(co) {
