@@ -48,7 +48,7 @@ type slots struct {
 // here, so that next stays small.
 func (s *slots) start(h *Heap, r Ref, m Meta, pos int) {
 	off := uintptr(r) << 3
-	*s = slots{meta: m, i: pos}
+	s.meta, s.i, s.order, s.hot, s.end = m, pos, 0, 0, 0
 	switch m.Layout() {
 	case LayoutFixed:
 		s.first = off + uintptr(1+m.prefixWords())*WordSize
