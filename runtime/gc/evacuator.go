@@ -342,7 +342,11 @@ func (e *evacuator) evacuate(r Ref, slot uintptr) Ref {
 	}
 	reg := p.region
 	if p.size <= e.insideSize && !e.flushOutside(reg) {
-		if w := e.insideRoom(reg, p.size); w >= 0 {
+		w := e.white[reg]
+		if w < 0 || e.stack[w].free() < p.size {
+			w = e.insideRoom(reg, p.size)
+		}
+		if w >= 0 {
 			at := e.stack[w].copy
 			n, won := e.install(&p, &e.stack[w].copyspace, slot, true)
 			if won {

@@ -120,7 +120,10 @@ func (s *scavenger) forward(r Ref, slot uintptr) Ref {
 	if done {
 		return p.to
 	}
-	c, solo := s.reserve(&p)
+	c, solo := s.cache[p.region], false
+	if c == nil || c.free() < p.size {
+		c, solo = s.reserve(&p)
+	}
 	n, won := s.install(&p, &c.copyspace, slot, c == s.scanning)
 	if solo {
 		s.ws.discard(c.region, c.whitespace())
