@@ -59,6 +59,12 @@ type Config struct {
 	InsideCopyDistance int // bytes from the frame base before a copy opens a new frame; 0 = depth-first
 	WorkVolumeQuantum  int // bytes: the minimum workspace released to the worklist
 	WorkVolumeQuanta   int // notify quota, in quanta (parallel GC); 0 = wake a stalled peer for any work
+	// StackRemainderDrop is the evacuator's own remainder rule for its
+	// stack whitespace (the scavenger has no stack): an object that does
+	// not fit is copied outside unless the remainder is at most this many
+	// bytes, which are then dropped and the stack whitespace refreshed.
+	// Zero takes the default.
+	StackRemainderDrop uintptr
 
 	// Copy whitespace (whitespace.go), one policy for every nursery
 	// collector. Zero values take the defaults.
@@ -142,6 +148,7 @@ const (
 	defaultMaxInsideCopySize  = 256
 	defaultInsideCopyDistance = 4096
 	defaultWorkVolumeQuantum  = 4096
+	defaultStackRemainderDrop = 32
 	// MinScanCacheSize: smaller chunks would be carved, under a lock, for
 	// every few objects.
 	MinScanCacheSize = 1 << 10
@@ -169,6 +176,7 @@ func DefaultConfig() Config {
 		MaxInsideCopySize:  defaultMaxInsideCopySize,
 		InsideCopyDistance: defaultInsideCopyDistance,
 		WorkVolumeQuantum:  defaultWorkVolumeQuantum,
+		StackRemainderDrop: defaultStackRemainderDrop,
 
 		ScanCacheMinimumSize:       defaultScanCacheMinimumSize,
 		ScanCacheMaximumSize:       defaultScanCacheMaximumSize,

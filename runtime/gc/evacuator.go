@@ -96,6 +96,9 @@ type evacuator struct {
 	insideSize uintptr
 	distance   uintptr
 	quantum    uintptr
+	// remainderDrop: stack whitespace remainders up to this size are
+	// dropped for a refresh (Config.StackRemainderDrop).
+	remainderDrop uintptr
 
 	stack  []frame
 	active int    // index of the active frame, -1 when the stack is empty
@@ -123,16 +126,17 @@ func newEvacuators(workers []*worker) nurseryTraversal {
 	for i, w := range workers {
 		cfg := &w.h.cfg
 		e := &evacuator{
-			worker:     w,
-			depth:      cfg.MaxStackDepth,
-			insideSize: uintptr(cfg.MaxInsideCopySize),
-			distance:   uintptr(cfg.InsideCopyDistance),
-			quantum:    uintptr(cfg.WorkVolumeQuantum),
-			stack:      make([]frame, max(3, cfg.MaxStackDepth)),
-			active:     -1,
-			white:      [2]int{-1, -1},
-			outside:    [2]copyspace{{region: survivorRegion}, {region: tenureRegion}},
-			donors:     evacs,
+			worker:        w,
+			depth:         cfg.MaxStackDepth,
+			insideSize:    uintptr(cfg.MaxInsideCopySize),
+			distance:      uintptr(cfg.InsideCopyDistance),
+			quantum:       uintptr(cfg.WorkVolumeQuantum),
+			remainderDrop: cfg.StackRemainderDrop,
+			stack:         make([]frame, max(3, cfg.MaxStackDepth)),
+			active:        -1,
+			white:         [2]int{-1, -1},
+			outside:       [2]copyspace{{region: survivorRegion}, {region: tenureRegion}},
+			donors:        evacs,
 		}
 		e.es.activations = make([]uint64, cfg.MaxStackDepth)
 		if e.depth == 1 {
@@ -430,16 +434,11 @@ func (e *evacuator) flushOutside(r region) bool {
 	return true
 }
 
-// stackRemainderDrop: the stack whitespace is refreshed for an object that
-// does not fit only when its remainder is at most this big; a larger
-// remainder sends the object outside (OMR's rule: inside whitespace sits
-// next to the objects being scanned, so it is worth more than a fresh
-// chunk).
-const stackRemainderDrop = 32
-
 // insideRoom returns the white frame of region r once it has room for
 // size bytes, refreshing the stack whitespace when the remainder is at most
-// stackRemainderDrop bytes; -1 sends the copy outside.
+// Config.StackRemainderDrop bytes (OMR's rule: inside whitespace sits next
+// to the objects being scanned, so it is worth more than a fresh chunk);
+// -1 sends the copy outside.
 func (e *evacuator) insideRoom(r region, size uintptr) int {
 	w := e.white[r]
 	var rem uintptr
@@ -449,7 +448,7 @@ func (e *evacuator) insideRoom(r region, size uintptr) int {
 			return w
 		}
 	}
-	if rem > stackRemainderDrop {
+	if rem > e.remainderDrop {
 		return -1
 	}
 	nf := e.nextFrame(r, e.active+1)

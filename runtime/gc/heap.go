@@ -123,6 +123,7 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 	orDefault(&cfg.MaxStackDepth, def.MaxStackDepth)
 	orDefault(&cfg.MaxInsideCopySize, def.MaxInsideCopySize)
 	orDefault(&cfg.WorkVolumeQuantum, def.WorkVolumeQuantum)
+	orDefault(&cfg.StackRemainderDrop, def.StackRemainderDrop)
 	orDefault(&cfg.ScanCacheMinimumSize, def.ScanCacheMinimumSize)
 	orDefault(&cfg.ScanCacheMaximumSize, def.ScanCacheMaximumSize)
 	orDefault(&cfg.WhitespaceRefreshThreshold, def.WhitespaceRefreshThreshold)
