@@ -273,6 +273,15 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"-Xgc:tlhInitialSize=64k", "-Xgc:tlhMaximumSize=32k"},
 			"initial TLAB size 64k (-Xgc:tlhInitialSize) exceeds the maximum TLAB size 32k (-Xgc:tlhMaximumSize)"},
 		{[]string{"-XX:+UseTLAB=1"}, "unrecognized option '-XX:+UseTLAB=1'"},
+		{[]string{"-Xgc:scanCacheMinimumSize=512"}, "invalid option '-Xgc:scanCacheMinimumSize=512': size 512 out of range [1k, 4g)"},
+		{[]string{"-Xgc:scanCacheMinimumSize=1028"}, "scan cache minimum size 1028 (-Xgc:scanCacheMinimumSize) is not a multiple of 8"},
+		{[]string{"-Xgc:scanCacheMaximumSize=12k"},
+			"scan cache maximum size 12k (-Xgc:scanCacheMaximumSize) is not a multiple of the minimum 8k (-Xgc:scanCacheMinimumSize)"},
+		{[]string{"-Xgc:scanCacheMinimumSize=1k", "-Xgc:scanCacheMaximumSize=8k", "-XXgc:whitespaceRefreshThreshold=2k"},
+			"whitespace refresh threshold 2048 (-XXgc:whitespaceRefreshThreshold) must be a multiple of 8 of at most the scan cache minimum size 1k (-Xgc:scanCacheMinimumSize)"},
+		{[]string{"-XXgc:minimumReusableWhitespace=768"},
+			"minimum reusable whitespace 768 (-XXgc:minimumReusableWhitespace) must be below the refresh threshold 768 (-XXgc:whitespaceRefreshThreshold)"},
+		{[]string{"-XXgc:recursiveStackRemainderDrop=4"}, "-XXgc:recursiveStackRemainderDrop=4 out of range [8, 4096]"},
 	} {
 		_, err := parse(append(tc.args, "x.lox"))
 		if err == nil || err.Error() != tc.want {
