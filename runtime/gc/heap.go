@@ -54,6 +54,7 @@ type Heap struct {
 	metaArena        *mem.Low4G // ClassMeta records, below 4 GB (meta.go)
 	filler8, fillerN Meta       // holes of one word and of more
 	classMetas       []Meta     // weak: unloaded when their class object dies
+	metaChanges      uint64     // ClassMeta records created or freed (verify.go)
 
 	// pretoucher pretouches committed tenure ahead of the allocator
 	// (-Xgc:pretouch=background); nil otherwise.
@@ -82,6 +83,9 @@ type Heap struct {
 	nursery   nurseryState // nursery.go, whitespace.go
 	global    globalState  // global.go
 	verifyMap [2]liveMap   // verify.go: object starts of tenure and the allocate space
+	// verify.go: heap verifications so far, and metaChanges at the last
+	// class-metadata verification.
+	verifications, metaVerified uint64
 
 	// onCarve, when set (tests), sees every whitespace carve: the
 	// region, the block and the size the caller asked for.

@@ -149,6 +149,7 @@ func (h *Heap) NewMeta(spec MetaSpec) (Meta, error) {
 	}
 	recordSize := uintptr(metaScanOrder + 2*spec.NumSlots)
 	addr, err := h.metaArena.Alloc(recordSize)
+	h.metaChanges++
 	if err != nil {
 		return 0, err
 	}
@@ -187,6 +188,7 @@ func (h *Heap) NewClassMeta(spec MetaSpec, owner Ref) (Meta, error) {
 
 // freeMeta returns a record to the sub-allocator (class unloading).
 func (h *Heap) freeMeta(m Meta) {
+	h.metaChanges++
 	if err := h.metaArena.Free(uint32(m), m.recordSize()); err != nil {
 		panic(fmt.Sprintf("freeing ClassMeta %#x: %v", uint32(m), err))
 	}

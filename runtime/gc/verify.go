@@ -14,7 +14,10 @@ import "fmt"
 //   - the class-metadata sub-allocator is consistent (every region's
 //     segment map and free list, every region below 4 GB) and every freed
 //     ClassMeta record still holds its zap pattern: nothing wrote to an
-//     unloaded class;
+//     unloaded class. Reading every free record's bytes costs more than
+//     the heap walk (it tripled the stress runs' time), so this runs when
+//     a record was created or freed since the last check, and at every
+//     metaVerifyInterval-th check otherwise;
 //   - every ClassMeta in the class table is live and names a class object
 //     that is an object start.
 //
@@ -28,12 +31,20 @@ type verifyError struct{ Msg string }
 
 func (e *verifyError) Error() string { return "heap verification failed: " + e.Msg }
 
+// metaVerifyInterval: the class metadata is verified at least at every
+// this many heap verifications.
+const metaVerifyInterval = 64
+
 func (h *Heap) verify(gcNum int, when string) {
 	fail := func(format string, args ...any) {
 		panic(&verifyError{Msg: fmt.Sprintf("GC(%d) %s: ", gcNum, when) + fmt.Sprintf(format, args...)})
 	}
-	if err := h.metaArena.Verify(); err != nil {
-		fail("class metadata: %v", err)
+	h.verifications++
+	if h.metaChanges != h.metaVerified || h.verifications%metaVerifyInterval == 0 {
+		if err := h.metaArena.Verify(); err != nil {
+			fail("class metadata: %v", err)
+		}
+		h.metaVerified = h.metaChanges
 	}
 	starts := [2]*liveMap{&h.verifyMap[0], &h.verifyMap[1]}
 	starts[0].reset(h.tenureLo, h.tenureTop)

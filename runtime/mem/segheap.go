@@ -1,6 +1,7 @@
 package mem
 
 import (
+	"bytes"
 	"fmt"
 	"math/bits"
 )
@@ -466,6 +467,9 @@ func (s *segHeap) Available() uintptr {
 // Empty reports whether no block is in use.
 func (s *segHeap) Empty() bool { return s.usedBlocks == 0 }
 
+// zapPattern and segFreePattern are what Verify counts.
+var zapPattern, segFreePattern = []byte{zapByte}, []byte{segFree}
+
 // Verify checks the invariants HotSpot's CodeHeap::verify checks, and a
 // few more:
 //   - walking the blocks from segment 0 covers exactly [0, next), every
@@ -508,10 +512,15 @@ func (s *segHeap) Verify() error {
 			freeBlocks++
 			isFree[b] = n
 			if s.zap {
-				for i, c := range bytesAt(s.addr(b)+segHeaderSize, uintptr(n)<<s.shift-segHeaderSize) {
-					if c != zapByte {
-						return fmt.Errorf("segheap: free block at segment %d was written at payload byte %d", b, i)
+				// bytes.Count is vectorised: -Xcheck:gc verifies the
+				// class metadata at every collection.
+				payload := bytesAt(s.addr(b)+segHeaderSize, uintptr(n)<<s.shift-segHeaderSize)
+				if bytes.Count(payload, zapPattern) != len(payload) {
+					i := 0
+					for payload[i] == zapByte {
+						i++
 					}
+					return fmt.Errorf("segheap: free block at segment %d was written at payload byte %d", b, i)
 				}
 			}
 		}
@@ -532,9 +541,11 @@ func (s *segHeap) Verify() error {
 		extraHops += hops - int((n-1+segMaxHop-1)/segMaxHop)
 		b += n
 	}
-	for i := s.next; i < s.commit; i++ {
-		if m[i] != segFree {
-			return fmt.Errorf("segheap: unused segment %d has map byte %#x", i, m[i])
+	if tail := m[s.next:s.commit]; bytes.Count(tail, segFreePattern) != len(tail) {
+		for i := s.next; i < s.commit; i++ {
+			if m[i] != segFree {
+				return fmt.Errorf("segheap: unused segment %d has map byte %#x", i, m[i])
+			}
 		}
 	}
 	if usedBlocks != s.usedBlocks || usedSegs != s.usedSegs {
