@@ -915,23 +915,11 @@ func (w *fieldWalker) stmt(s lang.Stmt) {
 
 // expr walks e like compiler.expr: down the left spine with a loop,
 // recursing only into the other children.
-func (w *fieldWalker) expr(e lang.Expr) {
-	base := len(w.spine)
-	w.spine = slices.Grow(w.spine, lang.SpineLength(e))
-	for next := w.descend(e); next != nil; next = w.descend(e) {
-		w.spine = append(w.spine, e)
-		e = next
-	}
-	for len(w.spine) > base {
-		top := w.spine[len(w.spine)-1]
-		w.spine = w.spine[:len(w.spine)-1]
-		w.finish(top)
-	}
-}
+func (w *fieldWalker) expr(e lang.Expr) { lang.WalkSpine(w, e, &w.spine) }
 
-// descend records what e itself assigns and returns its first child, or
+// Descend records what e itself assigns and returns its first child, or
 // walks a node without one and returns nil.
-func (w *fieldWalker) descend(e lang.Expr) lang.Expr {
+func (w *fieldWalker) Descend(e lang.Expr) lang.Expr {
 	switch e := e.(type) {
 	case *lang.AssignExpr:
 		return e.Value
@@ -964,8 +952,8 @@ func (w *fieldWalker) descend(e lang.Expr) lang.Expr {
 	return nil
 }
 
-// finish walks the children of e after its first.
-func (w *fieldWalker) finish(e lang.Expr) {
+// Finish walks the children of e after its first.
+func (w *fieldWalker) Finish(e lang.Expr) {
 	switch e := e.(type) {
 	case *lang.LogicalExpr:
 		w.expr(e.Right)

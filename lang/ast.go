@@ -1,5 +1,7 @@
 package lang
 
+import "slices"
+
 // The AST is the contract between lang (parser and resolver) and interp (the
 // bytecode compiler). The parser builds it; the resolver checks the static
 // rules and annotates it with where every variable lives (Binding, Local,
@@ -375,4 +377,31 @@ func SpineLength(e Expr) int {
 		n++
 	}
 	return n
+}
+
+// SpineWalker is a walk over expressions that follows each left spine with
+// a loop (WalkSpine).
+type SpineWalker interface {
+	// Descend does e's work that comes before its first operand and
+	// returns that operand, or nil at the bottom of the spine.
+	Descend(e Expr) Expr
+	// Finish does e's remaining work, after its first operand's.
+	Finish(e Expr)
+}
+
+// WalkSpine walks e with w: Descend down e's left spine, keeping the nodes
+// passed on *spine, then Finish on them innermost first. Finish may walk
+// other children with the same spine: each walk pops only what it pushed.
+func WalkSpine(w SpineWalker, e Expr, spine *[]Expr) {
+	base := len(*spine)
+	*spine = slices.Grow(*spine, SpineLength(e))
+	for next := w.Descend(e); next != nil; next = w.Descend(e) {
+		*spine = append(*spine, e)
+		e = next
+	}
+	for len(*spine) > base {
+		top := (*spine)[len(*spine)-1]
+		*spine = (*spine)[:len(*spine)-1]
+		w.Finish(top)
+	}
 }

@@ -1,7 +1,5 @@
 package lang
 
-import "slices"
-
 // The resolver walks the AST in clox's compile order and records where each
 // variable lives: a slot of the current frame, an upvalue of the current
 // closure, or a global (everything declared at scope depth 0 of the
@@ -269,23 +267,11 @@ func (r *resolver) function(fn *Function) {
 // operand, callee or object resolved first) with a loop, keeping the nodes
 // passed on r.spine, then finishes them innermost first; it recurses only
 // into the other children, which the parser's own depth bound covers.
-func (r *resolver) expr(e Expr) {
-	base := len(r.spine)
-	r.spine = slices.Grow(r.spine, SpineLength(e))
-	for next := r.descend(e); next != nil; next = r.descend(e) {
-		r.spine = append(r.spine, e)
-		e = next
-	}
-	for len(r.spine) > base {
-		top := r.spine[len(r.spine)-1]
-		r.spine = r.spine[:len(r.spine)-1]
-		r.finish(top)
-	}
-}
+func (r *resolver) expr(e Expr) { WalkSpine(r, e, &r.spine) }
 
-// descend does what comes before e's first child and returns that child,
+// Descend does what comes before e's first child and returns that child,
 // or resolves a node without one and returns nil.
-func (r *resolver) descend(e Expr) Expr {
+func (r *resolver) Descend(e Expr) Expr {
 	switch e := e.(type) {
 	case *VariableExpr:
 		e.Binding = r.lookup(e.Name)
@@ -331,8 +317,8 @@ func (r *resolver) descend(e Expr) Expr {
 	return nil
 }
 
-// finish resolves the children of e after its first.
-func (r *resolver) finish(e Expr) {
+// Finish resolves the children of e after its first.
+func (r *resolver) Finish(e Expr) {
 	switch e := e.(type) {
 	case *LogicalExpr:
 		r.expr(e.Right)
