@@ -32,9 +32,9 @@ func BenchmarkNurseryCollection(b *testing.B) {
 						buildTree(g, 16)
 						b.StartTimer()
 					}
-					before := g.h.stats.total.copiedBytes
+					before := g.h.stats.total.copiedBytes()
 					g.h.collectNursery(CauseStress)
-					copied += g.h.stats.total.copiedBytes - before
+					copied += g.h.stats.total.copiedBytes() - before
 				}
 				b.SetBytes(int64(copied) / int64(b.N))
 			})

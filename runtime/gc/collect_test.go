@@ -257,8 +257,8 @@ func TestContainmentOfAChain(t *testing.T) {
 		}
 		g.h.collectNursery(CauseStress)
 		s := g.h.stats.total
-		if s.copiedObjects != n || s.copiedBytes != 32*n {
-			t.Fatalf("%s: copied %d objects / %d bytes", collector, s.copiedObjects, s.copiedBytes)
+		if s.copiedObjects() != n || s.copiedBytes() != 32*n {
+			t.Fatalf("%s: copied %d objects / %d bytes", collector, s.copiedObjects(), s.copiedBytes())
 		}
 		for _, c := range []struct {
 			line int

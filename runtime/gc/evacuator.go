@@ -101,8 +101,9 @@ type evacuator struct {
 	remainderDrop uintptr
 
 	stack  []frame
-	active int    // index of the active frame, -1 when the stack is empty
-	white  [2]int // frame holding each region's stack whitespace, -1 for none
+	active int         // index of the active frame, -1 when the stack is empty
+	white  [2]int      // frame holding each region's stack whitespace, -1 for none
+	inside destination // the white frames, for forwardTo (setWhite)
 
 	outside       [2]copyspace // scan..copy: copied material not yet released as work
 	overflowBytes [2]uintptr
@@ -138,6 +139,8 @@ func newEvacuators(workers []*worker) nurseryTraversal {
 			outside:       [2]copyspace{{region: survivorRegion}, {region: tenureRegion}},
 			donors:        evacs,
 		}
+		e.inside.limit = [2]uintptr{e.insideSize, e.insideSize}
+		e.inside.inside = [2]bool{true, true}
 		e.es.activations = make([]uint64, cfg.MaxStackDepth)
 		if e.depth == 1 {
 			e.flags |= flagBreadthFirst
@@ -272,12 +275,12 @@ func (e *evacuator) clearBottom() {
 		e.stack[0].seal()
 		if j >= e.depth {
 			// No frame may take it (shallow stacks): give it up.
-			e.white[r] = -1
+			e.setWhite(region(r), -1)
 			e.ws.trim(region(r), b)
 			continue
 		}
 		e.stack[j] = frame{copyspace: newCopyspace(region(r), b)}
-		e.white[r] = j
+		e.setWhite(region(r), j)
 	}
 }
 
@@ -293,9 +296,8 @@ func (e *evacuator) scan() {
 			continue
 		}
 		r := Ref(fr.scan >> 3)
-		m := h.MetaOf(r)
 		var it slots
-		it.start(h, r, m, fr.resume-1)
+		size := it.start(h, r, h.MetaOf(r), fr.resume-1)
 		pushed := false
 		for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) {
 			if h.inEvacuate(ref) {
@@ -314,7 +316,6 @@ func (e *evacuator) scan() {
 		if pushed {
 			continue
 		}
-		size := h.sizeOf(r, m)
 		if fr.region == tenureRegion && fr.remembered {
 			e.rememberTenured(r)
 		}
@@ -338,28 +339,59 @@ func (e *evacuator) pop() {
 }
 
 // evacuate copies r (in evacuate space) inside or outside the stack and
-// returns its new reference. It may push a frame (e.active changes).
+// returns its new reference. It may push a frame (e.active changes). The
+// common case, an inside copy into a white frame with room while no flush
+// condition holds, is forwardTo's; the rest is evacuateSlow's.
 func (e *evacuator) evacuate(r Ref, slot uintptr) Ref {
-	p, done := e.examine(r)
-	if done {
-		return p.to
+	d := &e.inside
+	if e.flags&^flagDepthFirst != 0 || !e.solo && e.h.stalled() {
+		d = &noDestination // a flush condition may hold: decide on the slow path
 	}
+	n, p, won := e.forwardTo(r, slot, d)
+	if n == 0 {
+		return e.evacuateSlow(&p, slot)
+	}
+	if won && d == &e.inside {
+		e.maybePush(p.region, e.white[p.region], uintptr(n)<<3, p.size)
+	}
+	return n
+}
+
+// noDestination takes no copy: forwardTo only examines.
+var noDestination destination
+
+// evacuateSlow copies p inside, refreshing the stack whitespace, or
+// outside when a flush condition holds or the stack has no room.
+func (e *evacuator) evacuateSlow(p *pendingCopy, slot uintptr) Ref {
 	reg := p.region
 	if p.size <= e.insideSize && !e.flushOutside(reg) {
-		w := e.white[reg]
-		if w < 0 || e.stack[w].free() < p.size {
-			w = e.insideRoom(reg, p.size)
-		}
-		if w >= 0 {
-			at := e.stack[w].copy
-			n, won := e.install(&p, &e.stack[w].copyspace, slot, true)
-			if won {
-				e.maybePush(reg, w, at, p.size)
-			}
-			return n
+		if w := e.insideRoom(reg, p.size); w >= 0 {
+			return e.copyInside(p, w, slot)
 		}
 	}
-	return e.copyOutside(&p, slot)
+	return e.copyOutside(p, slot)
+}
+
+// copyInside copies p into white frame w, which has room, and pushes a
+// frame for it when it lands beyond the active frame's width.
+func (e *evacuator) copyInside(p *pendingCopy, w int, slot uintptr) Ref {
+	at := e.stack[w].copy
+	d := only(p.region, &e.stack[w].copyspace, true)
+	n, _, won := e.forwardTo(p.from, slot, &d)
+	if won {
+		e.maybePush(e.stack[w].region, w, at, p.size)
+	}
+	return n
+}
+
+// setWhite records frame f (-1: none) as holding region r's stack
+// whitespace.
+func (e *evacuator) setWhite(r region, f int) {
+	e.white[r] = f
+	e.inside.to[r] = nil
+	if f >= 0 {
+		e.inside.to[r] = &e.stack[f].copyspace
+	}
 }
 
 // maybePush opens a frame for a copy at offset at of size bytes that just
@@ -389,7 +421,7 @@ func (e *evacuator) maybePush(reg region, w int, at, size uintptr) {
 		nfr.copyspace = copyspace{region: reg, base: at, scan: at, copy: at + size, end: fw.end}
 		nfr.resume, nfr.remembered = 0, false
 		fw.copy, fw.end = at, at
-		e.white[reg] = nf
+		e.setWhite(reg, nf)
 	}
 	e.active = nf
 	e.es.activations[nf]++
@@ -464,7 +496,7 @@ func (e *evacuator) insideRoom(r region, size uintptr) int {
 		e.stack[w].seal()
 	}
 	e.stack[nf] = frame{copyspace: newCopyspace(r, b)}
-	e.white[r] = nf
+	e.setWhite(r, nf)
 	return nf
 }
 
@@ -485,12 +517,7 @@ func (e *evacuator) copyOutside(p *pendingCopy, slot uintptr) Ref {
 			}
 			e.overflowBytes[r] += p.size
 			if w := e.white[r]; w >= 0 && e.stack[w].free() >= p.size {
-				at := e.stack[w].copy
-				n, won := e.install(p, &e.stack[w].copyspace, slot, true)
-				if won {
-					e.maybePush(r, w, at, p.size)
-				}
-				return n
+				return e.copyInside(p, w, slot)
 			}
 			if b, ok := e.ws.takeSolo(r, p.size); ok {
 				return e.copySolo(p, r, b, slot)
@@ -516,7 +543,8 @@ func (e *evacuator) copyOutside(p *pendingCopy, slot uintptr) Ref {
 // copyInto copies into an outside copyspace with room and releases its
 // work once it reaches the release threshold.
 func (e *evacuator) copyInto(p *pendingCopy, cs *copyspace, slot uintptr) Ref {
-	n, won := e.install(p, cs, slot, false)
+	d := only(p.region, cs, false)
+	n, _, won := e.forwardTo(p.from, slot, &d)
 	if won && cs.work() >= e.release {
 		e.releaseWork(cs)
 	}
@@ -527,7 +555,8 @@ func (e *evacuator) copyInto(p *pendingCopy, cs *copyspace, slot uintptr) Ref {
 // once and the rest of the block is disposed of as a remainder.
 func (e *evacuator) copySolo(p *pendingCopy, r region, b block, slot uintptr) Ref {
 	cs := newCopyspace(r, b)
-	n, won := e.install(p, &cs, slot, false)
+	d := only(p.region, &cs, false)
+	n, _, won := e.forwardTo(p.from, slot, &d)
 	if won {
 		e.addWork(workspace{region: r, base: b.base, size: p.size})
 	}

@@ -98,8 +98,8 @@ func TestContainmentMatchesHandCount(t *testing.T) {
 		buildTree(g, 12)
 		g.h.collectNursery(CauseStress)
 		s := &g.h.stats.total
-		if s.copiedObjects != 1<<13-1 {
-			t.Fatalf("%s: copied %d objects, want %d", c.name, s.copiedObjects, 1<<13-1)
+		if s.copiedObjects() != 1<<13-1 {
+			t.Fatalf("%s: copied %d objects, want %d", c.name, s.copiedObjects(), 1<<13-1)
 		}
 		for _, n := range []int{64, 128, 256} {
 			want := containmentByHand(g, uintptr(n))

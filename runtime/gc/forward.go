@@ -22,14 +22,30 @@ import (
 // up by one, a tenure copy's age is cleared. When the chosen region is
 // full the traversal uses the other (region.other).
 
-// pendingCopy describes an object about to be copied.
+// pendingCopy describes an object about to be copied. It has at most
+// four fields so that the compiler keeps it in registers.
 type pendingCopy struct {
 	from   Ref
 	hdr    uint64
 	size   uintptr
-	age    uint64
 	region region // where its age sends it
-	to     Ref    // the forwardee, when already copied
+}
+
+// destination is where a traversal's common-case copies go: per region
+// its age selects, the copyspace to copy into (nil: none), the largest
+// object it takes there, and whether such a copy lands inside the
+// worker's current scan structure (inside_pct, stats.go). A traversal
+// keeps one up to date and handles every other case on its slow path.
+type destination struct {
+	to     [2]*copyspace
+	limit  [2]uintptr
+	inside [2]bool
+}
+
+// only returns the destination that sends a copy of region r into c.
+func only(r region, c *copyspace, inside bool) (d destination) {
+	d.to[r&1], d.limit[r&1], d.inside[r&1] = c, ^uintptr(0), inside
+	return d
 }
 
 // inEvacuate reports whether r is in the space being evacuated.
@@ -38,57 +54,79 @@ func (h *Heap) inEvacuate(r Ref) bool {
 	return off >= h.allocLo && off < h.allocHi
 }
 
-// examine reads r's header: if r was already copied it returns the
-// forwardee with done set; otherwise it returns the size and the region
-// tenuring selects.
-func (w *worker) examine(r Ref) (p pendingCopy, done bool) {
+// forwardTo returns the new location of r, which is in evacuate space:
+// the forwardee if r was already copied, or its copy in d when d has room
+// for it (won: this worker made the copy, else another worker won the
+// race and its copy is returned). slot is the referring slot (noSlot for
+// roots and class objects, tagged by slots.arc). When d cannot take r, n
+// is 0 and p describes the copy for the traversal's slow path, which
+// calls forwardTo again with a destination that can.
+//
+// It is the one copy routine of every nursery traversal and runs once per
+// reference into evacuate space, so it is written to need no calls but
+// the prefetch (every 256 bytes copied) and memmove (large objects).
+func (w *worker) forwardTo(r Ref, slot uintptr, d *destination) (n Ref, p pendingCopy, won bool) {
 	h := w.h
 	hdr := atomic.LoadUint64(h.word(r, 0))
 	if hdr&hdrForwarded != 0 {
-		return pendingCopy{to: Ref(uint32(hdr))}, true
+		return Ref(uint32(hdr)), p, false
 	}
-	p = pendingCopy{from: r, hdr: hdr, size: h.sizeOf(r, Meta(uint32(hdr))), age: (hdr & hdrAgeMask) >> hdrAgeShift}
-	if int(p.age)+1 >= h.cfg.TenureAge {
+	p = pendingCopy{from: r, hdr: hdr, size: h.sizeOf(r, Meta(uint32(hdr)))}
+	if (hdr&hdrAgeMask)>>hdrAgeShift+1 >= w.tenureAge {
 		p.region = tenureRegion
 	}
-	return p, false
-}
-
-// install copies the object to the copy head of c, which must have room,
-// and tries to forward the original there. slot is the referring slot
-// (noSlot for roots and class objects, tagged by slots.arc), inside says
-// whether c is part of the worker's current scanspace (the inside_pct
-// definition, stats.go). If another worker won the race, c's copy head
-// rolls back and the winner's copy is returned with won false. Only
-// winners count copies.
-func (w *worker) install(p *pendingCopy, c *copyspace, slot uintptr, inside bool) (n Ref, won bool) {
-	h := w.h
+	c := d.to[p.region&1]
+	if c == nil || p.size > d.limit[p.region&1] || c.end-c.copy < p.size {
+		return 0, p, false
+	}
 	to := c.copy
 	c.copy += p.size
-	from := uintptr(p.from) << 3
-	prefetchWrite(uintptr(h.base) + to + copyPrefetchDistance)
-	copy(unsafe.Slice((*byte)(unsafe.Add(h.base, to)), p.size), unsafe.Slice((*byte)(unsafe.Add(h.base, from)), p.size))
-	newHdr := p.hdr &^ (hdrAgeMask | hdrRemembered | hdrMarked)
+	h.copyBody(to, uintptr(r)<<3, p.size)
+	newHdr := hdr &^ (hdrAgeMask | hdrRemembered | hdrMarked)
 	if c.region == survivorRegion {
-		newHdr |= min(p.age+1, MaxAge) << hdrAgeShift
+		newHdr += min(hdr&hdrAgeMask+1<<hdrAgeShift, MaxAge<<hdrAgeShift)
 	}
 	*h.word(Ref(to>>3), 0) = newHdr
 	if w.solo {
-		*h.word(p.from, 0) = hdrForwarded | uint64(to>>3)
-	} else if !atomic.CompareAndSwapUint64(h.word(p.from, 0), p.hdr, hdrForwarded|uint64(to>>3)) {
+		*h.word(r, 0) = hdrForwarded | uint64(to>>3)
+	} else if !atomic.CompareAndSwapUint64(h.word(r, 0), hdr, hdrForwarded|uint64(to>>3)) {
 		c.copy = to
-		return Ref(uint32(atomic.LoadUint64(h.word(p.from, 0)))), false
+		return Ref(uint32(atomic.LoadUint64(h.word(r, 0)))), p, false
 	}
-	w.stats.recordCopy(slot, to, p.size, c.region, inside)
-	return Ref(to >> 3), true
+	w.stats.recordCopy(slot, to, p.size, c.region, d.inside[p.region&1])
+	if (to^c.copy)>>8 != 0 {
+		// The copy head entered a new 256-byte block: fetch the block
+		// copyPrefetchDistance ahead for writing. (Last, so that little
+		// is live across the call.)
+		prefetchBlock(uintptr(h.base) + c.copy&^255 + copyPrefetchDistance)
+	}
+	return Ref(to >> 3), p, true
 }
 
+// copyBody copies the words after the header of a size-byte object from
+// offset from to offset to. Most copied objects are a few words, for which
+// a word loop is cheaper than a call to memmove.
+func (h *Heap) copyBody(to, from, size uintptr) {
+	if size > smallCopy {
+		copy(unsafe.Slice((*byte)(unsafe.Add(h.base, to)), size), unsafe.Slice((*byte)(unsafe.Add(h.base, from)), size))
+		return
+	}
+	d, s := unsafe.Add(h.base, to), unsafe.Add(h.base, from)
+	for i := size - WordSize; i > 0; i -= WordSize {
+		*(*uint64)(unsafe.Add(d, i)) = *(*uint64)(unsafe.Add(s, i))
+	}
+}
+
+// smallCopy is the largest object copyBody copies word by word.
+const smallCopy = 128
+
 // copyPrefetchDistance is how far ahead of a copy the destination is
-// prefetched for writing (HotSpot's PrefetchCopyIntervalInBytes). Without
-// it, each new to-space line is fetched when the copy first stores to it,
-// and a forwarding CAS then waits for that fetch: the locked instruction
-// drains the store buffer. With it, dom_tree's copy rate rises about 4%
-// with one GC thread and 8% with two (BENCHMARKS.md, "Parallel GC").
+// prefetched for writing (HotSpot's PrefetchCopyIntervalInBytes), a
+// 256-byte block (four cache lines) at a time. Without it, each new
+// to-space line is fetched when the copy first stores to it, and a
+// forwarding CAS then waits for that fetch: the locked instruction drains
+// the store buffer. With it, dom_tree's copy rate rises about 4% with one
+// GC thread and 8% with two (BENCHMARKS.md, "Parallel GC").
 const copyPrefetchDistance = 256
 
 // outOfSpace is the panic of a copy for which neither region has room.

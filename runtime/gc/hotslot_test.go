@@ -72,7 +72,7 @@ func TestArcSlot(t *testing.T) {
 	s.recordCopy(hot.arc(128), 192, 32, survivorRegion, false)  // next block
 	s.recordCopy(cold.arc(128), 136, 32, survivorRegion, false) // not hot
 	s.recordCopy(noSlot, 136, 32, survivorRegion, true)         // root: never inside
-	if s.hotCopies != 2 || s.hotContained != 1 || s.copiedObjects != 4 || s.contained[3] != 2 || s.insideBytes != 0 {
+	if s.hotCopies != 2 || s.hotContained != 1 || s.copiedObjects() != 4 || s.distance[4] != 2 || s.insideBytes != 0 {
 		t.Fatalf("stats %+v", s)
 	}
 }

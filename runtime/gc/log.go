@@ -98,16 +98,16 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 	st.PauseMs = float64(pause.Nanoseconds()) / 1e6
 	st.HeapAfter = uint64(h.used())
 	st.HeapCommitted = uint64(h.committed())
-	st.CopiedBytes = ws.copiedBytes
-	st.CopiedObjects = ws.copiedObjects
-	st.SurvivorBytes = ws.survivorBytes
-	st.TenuredBytes = ws.tenuredBytes
+	st.CopiedBytes = ws.copiedBytes()
+	st.CopiedObjects = ws.copiedObjects()
+	st.SurvivorBytes = ws.regionBytes[survivorRegion]
+	st.TenuredBytes = ws.regionBytes[tenureRegion]
 	st.ScannedBytes = ws.scannedBytes
 	if st.PauseMs > 0 {
-		st.KBPerMs = float64(ws.copiedBytes) / 1024 / st.PauseMs
+		st.KBPerMs = float64(st.CopiedBytes) / 1024 / st.PauseMs
 	}
-	st.InsidePct = pct(ws.insideBytes, ws.copiedBytes)
-	st.SmallPct = pct(ws.smallObjects, ws.copiedObjects)
+	st.InsidePct = pct(ws.insideBytes, st.CopiedBytes)
+	st.SmallPct = pct(ws.smallObjects, st.CopiedObjects)
 	st.Contain64 = ws.containedPct(64)
 	st.Contain128 = ws.containedPct(128)
 	st.Contain256 = ws.containedPct(256)
@@ -160,17 +160,17 @@ func (h *Heap) Finish() {
 		GlobalCount:  h.stats.globalCount,
 		GCMs:         h.stats.gcMs,
 		NurseryMs:    h.stats.nurseryMs,
-		CopiedBytes:  t.copiedBytes,
+		CopiedBytes:  t.copiedBytes(),
 		Contain64:    t.containedPct(64),
 		Contain128:   t.containedPct(128),
 		Contain256:   t.containedPct(256),
 		HotContain64: pct(t.hotContained, t.hotCopies),
-		InsidePct:    pct(t.insideBytes, t.copiedBytes),
+		InsidePct:    pct(t.insideBytes, t.copiedBytes()),
 		DurationMs:   float64(time.Since(h.start).Microseconds()) / 1000,
 		CacheLine:    CacheLineSize,
 	}
 	if h.stats.nurseryMs > 0 {
-		s.KBPerMs = float64(t.copiedBytes) / 1024 / h.stats.nurseryMs
+		s.KBPerMs = float64(t.copiedBytes()) / 1024 / h.stats.nurseryMs
 	}
 	h.logf("gc", "Summary: %d collections (%d nursery, %d global) %.3fms, %d classes unloaded",
 		s.GCCount, s.NurseryCount, s.GlobalCount, s.GCMs, h.stats.classesUnloaded)

@@ -60,7 +60,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	workers := make([]*worker, n)
 	supplies := make([]*whitespace, n)
 	for id := range workers {
-		workers[id] = &worker{h: h, id: id, solo: n == 1, ws: h.newWhitespace(id, policy)}
+		workers[id] = &worker{h: h, id: id, solo: n == 1, tenureAge: uint64(h.cfg.TenureAge), ws: h.newWhitespace(id, policy)}
 		supplies[id] = &workers[id].ws
 	}
 	var listedBefore uint64
@@ -109,11 +109,11 @@ func (h *Heap) collectNursery(cause Cause) {
 		st.Stalls += w.stalls
 		h.remembered = append(h.remembered, w.newRemembered...)
 	}
-	if total.copiedBytes != total.scannedBytes {
-		panic(fmt.Sprintf("gc: nursery collection %d copied %d bytes but scanned %d", st.GC, total.copiedBytes, total.scannedBytes))
+	if total.copiedBytes() != total.scannedBytes {
+		panic(fmt.Sprintf("gc: nursery collection %d copied %d bytes but scanned %d", st.GC, total.copiedBytes(), total.scannedBytes))
 	}
 	if h.cfg.Verify {
-		if err := h.verifyAccount(supplies, [2]uint64{total.survivorBytes, total.tenuredBytes}, listedBefore); err != nil {
+		if err := h.verifyAccount(supplies, total.regionBytes, listedBefore); err != nil {
 			panic(&verifyError{Msg: fmt.Sprintf("GC(%d) after copying: %v", st.GC, err)})
 		}
 	}
@@ -146,7 +146,7 @@ func (h *Heap) collectNursery(cause Cause) {
 		st.CPUPct = 100 * (busy - float64(stall)) / busy
 	}
 	st.workers = workerReport(workers)
-	h.nursery.lastCopied = total.copiedBytes
+	h.nursery.lastCopied = total.copiedBytes()
 	h.endCollection(st, pause, &total)
 	if h.cfg.Verify {
 		h.verify(st.GC, "after nursery collection")

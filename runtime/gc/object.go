@@ -1,5 +1,7 @@
 package gc
 
+import "unsafe"
+
 // Object layout.
 //
 // Every object starts at an 8-byte aligned address with a one-word header:
@@ -79,17 +81,21 @@ func (h *Heap) sizeAt(off uintptr) uintptr {
 	return h.sizeOf(Ref(off>>3), Meta(uint32(*h.word(Ref(off>>3), 0))))
 }
 
-// sizeOf returns the size of object r with ClassMeta m.
+// sizeOf returns the size of object r with ClassMeta m, whose layout must
+// be valid. Every copy and scan asks, so it stays within the inlining
+// budget (the record is addressed once).
 func (h *Heap) sizeOf(r Ref, m Meta) uintptr {
-	switch m.Layout() {
-	case LayoutFixed:
-		return m.size()
-	case LayoutSlots:
-		return slotsSize(h.Length(r))
-	case LayoutBytes:
-		return bytesSize(h.Length(r))
-	case layoutFiller:
-		return uintptr(*h.word(r, 1))
+	rec := m.ptr(0)
+	l := Layout(*(*uint8)(unsafe.Add(rec, metaLayout)))
+	if l == LayoutFixed {
+		return uintptr(*(*uint32)(unsafe.Add(rec, metaSize)))
 	}
-	return 0
+	w1 := *(*uintptr)(unsafe.Add(h.base, uintptr(r)<<3+WordSize))
+	if l == layoutFiller {
+		return w1
+	}
+	// LayoutSlots (2) counts words, LayoutBytes (3) bytes: the shift, 3
+	// or 0, is computed rather than branched on to stay in budget.
+	n := uintptr(uint32(w1)) << ((LayoutBytes - l) * 3)
+	return 2*WordSize + (n+WordSize-1)&^(WordSize-1)
 }

@@ -50,7 +50,7 @@ func TestParallelWideTree(t *testing.T) {
 			g := newGraphHeap(t, cfg)
 			buildWide(g, 3, 40)
 			g.h.collectNursery(CauseStress)
-			got := g.h.stats.total.copiedBytes
+			got := g.h.stats.total.copiedBytes()
 			if want == 0 {
 				want = got
 			}
@@ -100,7 +100,7 @@ func TestSurvivorOverflowKeepsTenureTight(t *testing.T) {
 			g.roots.vals[0] = FromRef(r)
 		}
 		g.h.collectNursery(CauseStress)
-		tenured := g.h.stats.total.tenuredBytes
+		tenured := g.h.stats.total.regionBytes[tenureRegion]
 		used := uint64(g.h.tenureTop - g.h.tenureLo)
 		if tenured == 0 {
 			t.Fatalf("%d threads: nothing overflowed into tenure", threads)

@@ -4,11 +4,15 @@
 // loop's prefetch and the spin loops' pause. Neither touches memory
 // architecturally: a prefetch never faults, even past the end of a mapping.
 
-// func prefetchWrite(addr uintptr)
-TEXT ·prefetchWrite(SB), NOSPLIT|NOFRAME, $0-8
+// func prefetchBlock(addr uintptr)
+TEXT ·prefetchBlock(SB), NOSPLIT|NOFRAME, $0-8
 	MOVQ addr+0(FP), AX
-	// PREFETCHW (AX); Go's assembler has no mnemonic for it.
+	// PREFETCHW (AX), 64(AX), 128(AX), 192(AX); Go's assembler has no
+	// mnemonic for it.
 	BYTE $0x0F; BYTE $0x0D; BYTE $0x08
+	BYTE $0x0F; BYTE $0x0D; BYTE $0x48; BYTE $0x40
+	BYTE $0x0F; BYTE $0x0D; BYTE $0x88; LONG $0x00000080
+	BYTE $0x0F; BYTE $0x0D; BYTE $0x88; LONG $0x000000c0
 	RET
 
 // func spinPause()

@@ -2,8 +2,8 @@
 
 package gc
 
-// prefetchWrite is a hint; without an assembly version it does nothing.
-func prefetchWrite(addr uintptr) {}
+// prefetchBlock is a hint; without an assembly version it does nothing.
+func prefetchBlock(addr uintptr) {}
 
 // spinPause is a hint; without an assembly version it does nothing.
 func spinPause() {}

@@ -41,10 +41,11 @@ type scavenger struct {
 	list         *scanList
 
 	cache    [2]*copyCache // current copy destination per region
+	dest     destination   // the caches, for forwardTo
 	full     [2]bool       // the region had no whitespace left for this worker
 	overflow [2]uintptr    // misfit bytes copied solo since the cache's refresh
 
-	lastCopy *copyCache // the cache that received the latest copy
+	lastCopy region     // 1 + the region whose cache received the latest copy; 0: none or a solo cache
 	scanning *copyCache // the cache being scanned
 	deferred *copyCache // a half-scanned cache set aside by aliasing
 	aliasTo  *copyCache // where shouldAlias decided to switch
@@ -71,8 +72,7 @@ func (s *scavenger) evacuateRoot(v *Value) {
 func (s *scavenger) scanRemembered(r Ref) bool {
 	var it slots
 	it.start(s.h, r, s.h.MetaOf(r), fresh)
-	young, _ := s.scanSlots(&it, nil)
-	return young
+	return s.scanSlots(&it)
 }
 
 // scanHeap scans until no worker has work left.
@@ -116,15 +116,23 @@ func (s *scavenger) holds(out *[2][]block) {
 // copying it if no one has yet. slot is the referring slot (noSlot for
 // roots and class objects).
 func (s *scavenger) forward(r Ref, slot uintptr) Ref {
-	p, done := s.examine(r)
-	if done {
-		return p.to
+	n, p, won := s.forwardTo(r, slot, &s.dest)
+	if n == 0 {
+		return s.forwardSlow(p, slot)
 	}
-	c, solo := s.cache[p.region], false
-	if c == nil || c.free() < p.size {
-		c, solo = s.reserve(&p)
+	if won {
+		s.lastCopy = p.region + 1
 	}
-	n, won := s.install(&p, &c.copyspace, slot, c == s.scanning)
+	return n
+}
+
+// forwardSlow copies p when its region's cache has no room: into a
+// refreshed cache, the other region's, or a solo cache for a misfit,
+// which then goes to the scan list.
+func (s *scavenger) forwardSlow(p pendingCopy, slot uintptr) Ref {
+	c, solo := s.reserve(&p)
+	d := only(p.region, &c.copyspace, !solo && c == s.scanning)
+	n, _, won := s.forwardTo(p.from, slot, &d)
 	if solo {
 		s.ws.discard(c.region, c.whitespace())
 		c.seal()
@@ -134,9 +142,19 @@ func (s *scavenger) forward(r Ref, slot uintptr) Ref {
 		return n
 	}
 	if won {
-		s.lastCopy = c
+		s.lastCopy = c.region + 1
 	}
 	return n
+}
+
+// setDest brings dest up to date after a change of copy cache or of the
+// cache being scanned.
+func (s *scavenger) setDest() {
+	for r, c := range s.cache {
+		if c != nil {
+			s.dest.to[r], s.dest.limit[r], s.dest.inside[r] = &c.copyspace, ^uintptr(0), c == s.scanning
+		}
+	}
 }
 
 // reserve returns the cache to copy p into: the current cache of the
@@ -163,6 +181,7 @@ func (s *scavenger) reserve(p *pendingCopy) (c *copyCache, solo bool) {
 			}
 			c = &copyCache{copyspace: newCopyspace(r, b)}
 			s.cache[r], s.overflow[r] = c, 0
+			s.setDest()
 			return c, false
 		}
 		s.full[r] = true
@@ -194,31 +213,25 @@ func (s *scavenger) pushSolo(c *copyCache, n Ref) {
 }
 
 // scanSlots forwards the evacuate-space references of a started iterator
-// and reports
-// whether a visited reference now refers into the nursery. It stops early
-// (done false) when hierarchical aliasing decides, after a copy made while
-// scanning cache c, to switch caches.
-func (s *scavenger) scanSlots(it *slots, c *copyCache) (young, done bool) {
+// (a remembered object or an array segment) and reports whether a visited
+// reference now refers into the nursery.
+func (s *scavenger) scanSlots(it *slots) (young bool) {
 	h := s.h
 	for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) {
 		if h.inEvacuate(ref) {
-			s.lastCopy = nil
 			ref = s.forward(ref, it.arc(off))
 			it.store(h, off, ref)
-			if c != nil && s.hierarchical && s.shouldAlias(c) {
-				return young || h.isYoung(ref), false
-			}
 		}
 		young = young || h.isYoung(ref)
 	}
-	return young, true
+	return young
 }
 
 // scanSegment scans elements [from, to) of a split pointer array.
 func (s *scavenger) scanSegment(c *copyCache) {
 	var it slots
 	it.startSegment(s.h, c.array, c.from, c.to)
-	young, _ := s.scanSlots(&it, nil)
+	young := s.scanSlots(&it)
 	s.scanned(segmentBytes(c.from, c.to))
 	if young && c.region == tenureRegion {
 		s.rememberTenured(c.array)
@@ -244,26 +257,43 @@ func (s *scavenger) nextWork() *copyCache {
 }
 
 // scanCache scans c until it is exhausted, following aliasing decisions to
-// other caches.
+// other caches. Its loop over the objects and their slots is the
+// scavenger's innermost: a copy is one call (forwardTo) and an object one
+// more (slots.start).
 func (s *scavenger) scanCache(c *copyCache) {
 	h := s.h
 	shared := !s.solo
 	for c != nil {
 		s.scanning = c
+		s.setDest()
 		s.aliasTo = nil
+	objects:
 		for c.scan < c.copy {
 			r := Ref(c.scan >> 3)
-			m := h.MetaOf(r)
 			var it slots
-			it.start(h, r, m, c.slot-1)
-			young, done := s.scanSlots(&it, c)
-			c.objYoung = c.objYoung || young
-			if !done {
-				c.slot = it.pos() + 1
-				break
+			size := it.start(h, r, h.MetaOf(r), c.slot-1)
+			young := c.objYoung
+			for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) {
+				if h.inEvacuate(ref) {
+					slot := it.arc(off)
+					n, p, won := s.forwardTo(ref, slot, &s.dest)
+					s.lastCopy = 0
+					if n == 0 {
+						n = s.forwardSlow(p, slot)
+					} else if won {
+						s.lastCopy = p.region + 1
+					}
+					it.store(h, off, n)
+					ref = n
+					if s.hierarchical && s.shouldAlias(c) {
+						c.objYoung = young || h.isYoung(ref)
+						c.slot = it.pos() + 1
+						break objects
+					}
+				}
+				young = young || h.isYoung(ref)
 			}
-			size := h.sizeOf(r, m)
-			if c.region == tenureRegion && c.objYoung {
+			if c.region == tenureRegion && young {
 				s.rememberTenured(r)
 			}
 			c.objYoung, c.slot = false, 0
@@ -274,6 +304,7 @@ func (s *scavenger) scanCache(c *copyCache) {
 			}
 		}
 		s.scanning = nil
+		s.setDest()
 		next := s.aliasTo
 		if next == nil {
 			return
@@ -293,8 +324,11 @@ func (s *scavenger) scanCache(c *copyCache) {
 // shouldAlias decides, after a copy made while scanning c, whether to
 // switch to the cache that received it.
 func (s *scavenger) shouldAlias(c *copyCache) bool {
-	d := s.lastCopy
-	if d == nil || d == c || d.listed || d.work() == 0 {
+	if s.lastCopy == 0 {
+		return false
+	}
+	d := s.cache[(s.lastCopy-1)&1]
+	if d == c || d.listed || d.work() == 0 {
 		return false
 	}
 	if ctl := s.h.ctl; ctl.n > 1 && 5*int(ctl.waiting.Load()) > ctl.n {

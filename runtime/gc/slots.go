@@ -44,9 +44,10 @@ type slots struct {
 
 // start begins iterating over object r, whose ClassMeta is m, at position
 // pos (fresh: its start, where the class object comes first); first then
-// returns the first reference. One call per object: the layout is decoded
-// here, so that next stays small.
-func (s *slots) start(h *Heap, r Ref, m Meta, pos int) {
+// returns the first reference. It returns the object's size, which a
+// traversal needs next. One call per object: the layout is decoded here,
+// so that next stays small.
+func (s *slots) start(h *Heap, r Ref, m Meta, pos int) (size uintptr) {
 	off := uintptr(r) << 3
 	s.meta, s.i, s.order, s.hot, s.end = m, pos, 0, 0, 0
 	switch m.Layout() {
@@ -57,18 +58,23 @@ func (s *slots) start(h *Heap, r Ref, m Meta, pos int) {
 		if hs, ok := m.HotSlot(); ok {
 			s.hot = s.first + uintptr(hs)*WordSize
 		}
+		size = m.size()
 	case LayoutSlots:
 		s.first = off + 2*WordSize
 		s.end = h.Length(r)
+		size = slotsSize(s.end)
+	default:
+		size = h.sizeOf(r, m)
 	}
 	if pos == fresh {
 		s.i = 0
 		if co := m.loadClassObject(); co != 0 {
 			s.head = slot{classSlot, co, true}
-			return
+			return size
 		}
 	}
 	s.head.off, s.head.ref, s.head.ok = s.next(h)
+	return size
 }
 
 // startSegment begins iterating over elements [from, to) of array arr.

@@ -26,16 +26,20 @@ import (
 //     class's hottest slot.
 
 // workerStats are one GC worker's counters for one collection; the
-// collection merges them into a CollectionStats.
+// collection merges them into a CollectionStats. recordCopy runs once per
+// copied object, so the counters are laid out to need no branches there:
+// bytes by destination region, and copies by the bit length of slot XOR
+// copy (contain_N sums the lengths up to log2 N; the object count is the
+// sum of all).
 type workerStats struct {
-	copiedBytes, copiedObjects  uint64
-	survivorBytes, tenuredBytes uint64
-	scannedBytes                uint64
-	insideBytes                 uint64 // see inside_pct above
-	smallObjects                uint64 // copied objects of at most smallObjectSize bytes
-	contained                   [32]uint64
-	remembered                  uint64 // objects added to the remembered set
-	hotCopies, hotContained     uint64 // copies through a hottest slot; those within 64 B
+	regionBytes  [2]uint64  // copied bytes by destination region
+	distance     [65]uint64 // copies by bits.Len64(slot XOR copy); root copies at 64
+	scannedBytes uint64
+	insideBytes  uint64 // see inside_pct above
+	smallObjects uint64 // copied objects of at most smallObjectSize bytes
+	remembered   uint64 // objects added to the remembered set
+	hotCopies    uint64 // copies through a hottest slot
+	hotContained uint64 // of those, within 64 B
 }
 
 // smallObjectSize is the %small boundary, the evacuator's default maximum
@@ -48,67 +52,61 @@ const smallObjectSize = 256
 // hottest slot and is also counted for hot_contain_64. inside says whether
 // the copy landed in the worker's current scan structure.
 func (s *workerStats) recordCopy(slot, to, size uintptr, r region, inside bool) {
-	if slot != noSlot && slot&hotArc != 0 {
+	if slot&hotArc != 0 {
 		slot &^= hotArc
 		s.hotCopies++
 		if slot^to < 64 {
 			s.hotContained++
 		}
 	}
-	s.copiedBytes += uint64(size)
-	s.copiedObjects++
-	if r == tenureRegion {
-		s.tenuredBytes += uint64(size)
-	} else {
-		s.survivorBytes += uint64(size)
-	}
+	s.regionBytes[r&1] += uint64(size)
+	s.distance[bits.Len64(uint64(slot^to))]++
 	if inside && slot != noSlot {
 		s.insideBytes += uint64(size)
 	}
 	if size <= smallObjectSize {
 		s.smallObjects++
 	}
-	bin := 31
-	if slot != noSlot {
-		if d := slot ^ to; d == 0 {
-			bin = 0
-		} else {
-			bin = min(bits.Len64(uint64(d))-1, 31)
-		}
-	}
-	s.contained[bin]++
 }
 
-// noSlot marks a copy made from a root (no referring heap slot).
-const noSlot = ^uintptr(0)
+// noSlot marks a copy made from a root (no referring heap slot). Its low
+// bit is clear (hotArc is a tag) and its high bit set, so slot XOR copy
+// is never small: root copies count in distance[64].
+const noSlot = ^uintptr(0) &^ hotArc
+
+func (s *workerStats) copiedBytes() uint64 { return s.regionBytes[0] + s.regionBytes[1] }
+
+func (s *workerStats) copiedObjects() uint64 {
+	var n uint64
+	for _, c := range s.distance {
+		n += c
+	}
+	return n
+}
 
 func (s *workerStats) add(o *workerStats) {
-	s.copiedBytes += o.copiedBytes
-	s.copiedObjects += o.copiedObjects
-	s.survivorBytes += o.survivorBytes
-	s.tenuredBytes += o.tenuredBytes
+	for r := range s.regionBytes {
+		s.regionBytes[r] += o.regionBytes[r]
+	}
+	for i := range s.distance {
+		s.distance[i] += o.distance[i]
+	}
 	s.scannedBytes += o.scannedBytes
 	s.insideBytes += o.insideBytes
 	s.smallObjects += o.smallObjects
 	s.remembered += o.remembered
 	s.hotCopies += o.hotCopies
 	s.hotContained += o.hotContained
-	for i := range s.contained {
-		s.contained[i] += o.contained[i]
-	}
 }
 
 // containedPct returns the percentage of copies whose slot and copy share
-// an n-byte aligned block (n a power of two).
+// an n-byte aligned block (n a power of two): slot XOR copy < n.
 func (s *workerStats) containedPct(n int) float64 {
-	if s.copiedObjects == 0 {
-		return 0
-	}
 	var c uint64
-	for b := 0; b < bits.Len(uint(n))-1; b++ {
-		c += s.contained[b]
+	for l := 0; l < bits.Len(uint(n)); l++ {
+		c += s.distance[l]
 	}
-	return pct(c, s.copiedObjects)
+	return pct(c, s.copiedObjects())
 }
 
 func pct(a, b uint64) float64 {
@@ -209,7 +207,7 @@ func workerReport(ws []*worker) string {
 		if i > 0 {
 			s += " "
 		}
-		s += fmt.Sprintf("w%d=%dB", i, w.stats.copiedBytes)
+		s += fmt.Sprintf("w%d=%dB", i, w.stats.copiedBytes())
 	}
 	return s
 }

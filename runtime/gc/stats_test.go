@@ -56,8 +56,8 @@ func TestInsideKnownAnswer(t *testing.T) {
 		if c.name == "recursive/depth1" {
 			want = 0
 		}
-		if s.copiedObjects != n || s.insideBytes != want {
-			t.Errorf("%s: copied %d objects, %d bytes inside; want %d objects, %d inside", c.name, s.copiedObjects, s.insideBytes, n, want)
+		if s.copiedObjects() != n || s.insideBytes != want {
+			t.Errorf("%s: copied %d objects, %d bytes inside; want %d objects, %d inside", c.name, s.copiedObjects(), s.insideBytes, n, want)
 		}
 	}
 }

@@ -12,6 +12,8 @@ type worker struct {
 	solo bool // the collection's only worker: no forwarding races
 	ws   whitespace
 
+	tenureAge uint64 // Config.TenureAge, read on every copy
+
 	stats     workerStats
 	stallTime time.Duration // waiting for work
 	stalls    int
