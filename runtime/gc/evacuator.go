@@ -77,8 +77,10 @@ func overflowFlag(r region) evacFlags {
 // the object at its scan head.
 type frame struct {
 	copyspace
-	resume     int  // 1 + the slots position to resume the object at scan (0: fresh)
-	remembered bool // the tenured object at scan refers into the nursery
+	it         slots   // the object at scan, when inObject
+	size       uintptr // its size
+	inObject   bool    // scanning stopped inside the object at scan (a push)
+	remembered bool    // the tenured object at scan refers into the nursery
 }
 
 // evacStats are the evacuator's own counters for one collection.
@@ -168,7 +170,7 @@ func (e *evacuator) evacuateRoot(v *Value) {
 // a root and reports whether the object still refers into the nursery.
 func (e *evacuator) scanRemembered(r Ref) bool {
 	var it slots
-	it.start(e.h, r, e.h.MetaOf(r), fresh)
+	it.start(e.h, r, e.h.MetaOf(r))
 	return e.traceSlots(&it)
 }
 
@@ -291,37 +293,57 @@ func (e *evacuator) scan() {
 	for e.active >= 0 {
 		f := e.active
 		fr := &e.stack[f]
-		if fr.scan >= fr.copy {
-			e.pop()
-			continue
+		var off uintptr
+		var ref Ref
+		var ok bool
+		if fr.inObject {
+			off, ref, ok = fr.it.next(h)
+		} else {
+			if fr.scan >= fr.copy {
+				e.pop()
+				continue
+			}
+			r := Ref(fr.scan >> 3)
+			m := h.MetaOf(r)
+			if leaf, ok := h.leafSize(r, m); ok {
+				fr.scan += leaf
+				e.scanned(leaf)
+				continue
+			}
+			fr.size = fr.it.start(h, r, m)
+			off, ref, ok = fr.it.firstRef()
 		}
-		r := Ref(fr.scan >> 3)
-		var it slots
-		size := it.start(h, r, h.MetaOf(r), fr.resume-1)
-		pushed := false
-		for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) {
+		fr.inObject = true
+		for ; ok; off, ref, ok = fr.it.next(h) {
 			if h.inEvacuate(ref) {
-				ref = e.evacuate(ref, it.arc(off))
-				it.store(h, off, ref)
+				// evacuate, inlined: one call per copy.
+				slot := fr.it.arc(off)
+				d := e.destination()
+				n, p, won := e.forwardTo(ref, slot, d)
+				if n == 0 {
+					n = e.evacuateSlow(&p, slot)
+				} else if won && d == &e.inside && e.opensFrame(p.region, uintptr(n)<<3) {
+					e.push(p.region, uintptr(n)<<3, p.size)
+				}
+				fr.it.store(h, off, n)
+				ref = n
 			}
 			if h.isYoung(ref) {
 				fr.remembered = true
 			}
 			if e.active != f {
-				fr.resume = it.pos() + 1
-				pushed = true
 				break
 			}
 		}
-		if pushed {
-			continue
+		if e.active != f {
+			continue // pushed: the new frame runs first
 		}
 		if fr.region == tenureRegion && fr.remembered {
-			e.rememberTenured(r)
+			e.rememberTenured(Ref(fr.scan >> 3))
 		}
-		fr.scan += size
-		fr.resume, fr.remembered = 0, false
-		e.scanned(size)
+		fr.scan += fr.size
+		fr.inObject, fr.remembered = false, false
+		e.scanned(fr.size)
 	}
 }
 
@@ -341,20 +363,27 @@ func (e *evacuator) pop() {
 // evacuate copies r (in evacuate space) inside or outside the stack and
 // returns its new reference. It may push a frame (e.active changes). The
 // common case, an inside copy into a white frame with room while no flush
-// condition holds, is forwardTo's; the rest is evacuateSlow's.
+// condition holds, is forwardTo's; the rest is evacuateSlow's. (scan
+// repeats these lines to save a call per copy.)
 func (e *evacuator) evacuate(r Ref, slot uintptr) Ref {
-	d := &e.inside
-	if e.flags&^flagDepthFirst != 0 || !e.solo && e.h.stalled() {
-		d = &noDestination // a flush condition may hold: decide on the slow path
-	}
+	d := e.destination()
 	n, p, won := e.forwardTo(r, slot, d)
 	if n == 0 {
 		return e.evacuateSlow(&p, slot)
 	}
-	if won && d == &e.inside {
-		e.maybePush(p.region, e.white[p.region], uintptr(n)<<3, p.size)
+	if won && d == &e.inside && e.opensFrame(p.region, uintptr(n)<<3) {
+		e.push(p.region, uintptr(n)<<3, p.size)
 	}
 	return n
+}
+
+// destination is where forwardTo may copy: the white frames, unless a
+// flush condition may hold, which the slow path decides.
+func (e *evacuator) destination() *destination {
+	if e.flags&^flagDepthFirst != 0 || !e.solo && e.h.stalled() {
+		return &noDestination
+	}
+	return &e.inside
 }
 
 // noDestination takes no copy: forwardTo only examines.
@@ -378,8 +407,8 @@ func (e *evacuator) copyInside(p *pendingCopy, w int, slot uintptr) Ref {
 	at := e.stack[w].copy
 	d := only(p.region, &e.stack[w].copyspace, true)
 	n, _, won := e.forwardTo(p.from, slot, &d)
-	if won {
-		e.maybePush(e.stack[w].region, w, at, p.size)
+	if r := e.stack[w].region; won && e.opensFrame(r, at) {
+		e.push(r, at, p.size)
 	}
 	return n
 }
@@ -394,32 +423,37 @@ func (e *evacuator) setWhite(r region, f int) {
 	}
 }
 
-// maybePush opens a frame for a copy at offset at of size bytes that just
-// landed in white frame w: when it is beyond the active frame's width or
-// in a frame above the active one. Copies into frames below the active one
-// are scanned when the stack unwinds to them.
-func (e *evacuator) maybePush(reg region, w int, at, size uintptr) {
-	f := e.active
-	if w < f {
-		return
+// opensFrame reports whether a copy at offset at that just landed in
+// region reg's white frame needs a frame of its own (push): when it is
+// beyond the active frame's width or in a frame above the active one.
+// Copies into frames below the active one are scanned when the stack
+// unwinds to them. It is small enough to inline.
+func (e *evacuator) opensFrame(reg region, at uintptr) bool {
+	w, f := e.white[reg&1], e.active
+	return w > f || w == f && at > e.stack[f].base+e.distance&e.widthMask()
+}
+
+// widthMask is all ones while frames have width (distance), zero while
+// they are depth-first.
+func (e *evacuator) widthMask() uintptr {
+	if e.flags&flagDepthFirst != 0 {
+		return 0
 	}
-	if w == f {
-		limit := e.stack[f].base
-		if e.flags&flagDepthFirst == 0 {
-			limit += e.distance
-		}
-		if at <= limit {
-			return
-		}
-	}
-	nf := e.nextFrame(reg, f+1)
+	return ^uintptr(0)
+}
+
+// push opens a frame for the size-byte copy at offset at in region reg's
+// white frame (opensFrame).
+func (e *evacuator) push(reg region, at, size uintptr) {
+	w := e.white[reg&1]
+	nf := e.nextFrame(reg, e.active+1)
 	if nf < 0 {
 		return // stack overflow: the copy is scanned where it is
 	}
 	if nf != w {
 		fw, nfr := &e.stack[w], &e.stack[nf]
 		nfr.copyspace = copyspace{region: reg, base: at, scan: at, copy: at + size, end: fw.end}
-		nfr.resume, nfr.remembered = 0, false
+		nfr.inObject, nfr.remembered = false, false
 		fw.copy, fw.end = at, at
 		e.setWhite(reg, nf)
 	}

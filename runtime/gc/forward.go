@@ -67,12 +67,15 @@ func (h *Heap) inEvacuate(r Ref) bool {
 // the prefetch (every 256 bytes copied) and memmove (large objects).
 func (w *worker) forwardTo(r Ref, slot uintptr, d *destination) (n Ref, p pendingCopy, won bool) {
 	h := w.h
-	hdr := atomic.LoadUint64(h.word(r, 0))
+	base := h.base
+	hp := (*uint64)(unsafe.Add(base, uintptr(r)<<3))
+	hdr := atomic.LoadUint64(hp)
 	if hdr&hdrForwarded != 0 {
 		return Ref(uint32(hdr)), p, false
 	}
+	age := hdr & hdrAgeMask
 	p = pendingCopy{from: r, hdr: hdr, size: h.sizeOf(r, Meta(uint32(hdr)))}
-	if (hdr&hdrAgeMask)>>hdrAgeShift+1 >= w.tenureAge {
+	if age >= w.tenureAt {
 		p.region = tenureRegion
 	}
 	c := d.to[p.region&1]
@@ -81,44 +84,51 @@ func (w *worker) forwardTo(r Ref, slot uintptr, d *destination) (n Ref, p pendin
 	}
 	to := c.copy
 	c.copy += p.size
-	h.copyBody(to, uintptr(r)<<3, p.size)
+	inside := d.inside[p.region&1]
 	newHdr := hdr &^ (hdrAgeMask | hdrRemembered | hdrMarked)
 	if c.region == survivorRegion {
-		newHdr += min(hdr&hdrAgeMask+1<<hdrAgeShift, MaxAge<<hdrAgeShift)
+		// One collection older; only a survivor copy of an object due
+		// for tenure (tenure was full) can reach the largest age.
+		newHdr |= min(age+1<<hdrAgeShift, MaxAge<<hdrAgeShift)
 	}
-	*h.word(Ref(to>>3), 0) = newHdr
+	// The words after the header, two at a time, from the last. This
+	// loop (not memmove, not a helper) because a call anywhere in
+	// forwardTo would make the compiler spill its live values on every
+	// copy; at the sizes copied it keeps up with memmove.
+	dst := unsafe.Add(base, to)
+	i := p.size - WordSize
+	for ; i >= 2*WordSize; i -= 2 * WordSize {
+		move2(dst, unsafe.Pointer(hp), i-WordSize)
+	}
+	if i != 0 {
+		move(dst, unsafe.Pointer(hp), WordSize)
+	}
+	*(*uint64)(dst) = newHdr
 	if w.solo {
-		*h.word(r, 0) = hdrForwarded | uint64(to>>3)
-	} else if !atomic.CompareAndSwapUint64(h.word(r, 0), hdr, hdrForwarded|uint64(to>>3)) {
+		*hp = hdrForwarded | uint64(to>>3)
+	} else if !atomic.CompareAndSwapUint64(hp, hdr, hdrForwarded|uint64(to>>3)) {
 		c.copy = to
-		return Ref(uint32(atomic.LoadUint64(h.word(r, 0)))), p, false
+		return Ref(uint32(atomic.LoadUint64(hp))), p, false
 	}
-	w.stats.recordCopy(slot, to, p.size, c.region, d.inside[p.region&1])
+	w.stats.recordCopy(slot, to, p.size, c.region, inside)
 	if (to^c.copy)>>8 != 0 {
 		// The copy head entered a new 256-byte block: fetch the block
 		// copyPrefetchDistance ahead for writing. (Last, so that little
 		// is live across the call.)
-		prefetchBlock(uintptr(h.base) + c.copy&^255 + copyPrefetchDistance)
+		prefetchBlock(uintptr(base) + c.copy&^255 + copyPrefetchDistance)
 	}
 	return Ref(to >> 3), p, true
 }
 
-// copyBody copies the words after the header of a size-byte object from
-// offset from to offset to. Most copied objects are a few words, for which
-// a word loop is cheaper than a call to memmove.
-func (h *Heap) copyBody(to, from, size uintptr) {
-	if size > smallCopy {
-		copy(unsafe.Slice((*byte)(unsafe.Add(h.base, to)), size), unsafe.Slice((*byte)(unsafe.Add(h.base, from)), size))
-		return
-	}
-	d, s := unsafe.Add(h.base, to), unsafe.Add(h.base, from)
-	for i := size - WordSize; i > 0; i -= WordSize {
-		*(*uint64)(unsafe.Add(d, i)) = *(*uint64)(unsafe.Add(s, i))
-	}
+// move copies the word at byte offset i; move2 the two words from i.
+func move(dst, src unsafe.Pointer, i uintptr) {
+	*(*uint64)(unsafe.Add(dst, i)) = *(*uint64)(unsafe.Add(src, i))
 }
 
-// smallCopy is the largest object copyBody copies word by word.
-const smallCopy = 128
+func move2(dst, src unsafe.Pointer, i uintptr) {
+	a, b := *(*uint64)(unsafe.Add(src, i)), *(*uint64)(unsafe.Add(src, i+WordSize))
+	*(*uint64)(unsafe.Add(dst, i)), *(*uint64)(unsafe.Add(dst, i+WordSize)) = a, b
+}
 
 // copyPrefetchDistance is how far ahead of a copy the destination is
 // prefetched for writing (HotSpot's PrefetchCopyIntervalInBytes), a

@@ -82,7 +82,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 			r := Ref(off >> 3)
 			young := false
 			var it slots
-			it.start(h, r, h.MetaOf(r), fresh)
+			it.start(h, r, h.MetaOf(r))
 			for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) {
 				if off == classSlot {
 					// ClassMetas are updated with the class table.
@@ -158,7 +158,7 @@ func (h *Heap) markAll(tenure, nursery *liveMap) {
 		r := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		var it slots
-		it.start(h, r, h.MetaOf(r), fresh)
+		it.start(h, r, h.MetaOf(r))
 		for _, ref, ok := it.firstRef(); ok; _, ref, ok = it.next(h) {
 			mark(ref)
 		}

@@ -60,7 +60,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	workers := make([]*worker, n)
 	supplies := make([]*whitespace, n)
 	for id := range workers {
-		workers[id] = &worker{h: h, id: id, solo: n == 1, tenureAge: uint64(h.cfg.TenureAge), ws: h.newWhitespace(id, policy)}
+		workers[id] = &worker{h: h, id: id, solo: n == 1, tenureAt: uint64(h.cfg.TenureAge-1) << hdrAgeShift, ws: h.newWhitespace(id, policy)}
 		supplies[id] = &workers[id].ws
 	}
 	var listedBefore uint64

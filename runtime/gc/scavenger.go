@@ -24,9 +24,11 @@ package gc
 // copyCache is a scavenger copyspace with its scan state.
 type copyCache struct {
 	copyspace
-	slot     int  // 1 + the slots position to resume the object at scan (0: fresh)
-	objYoung bool // the object at scan refers into the nursery so far
-	listed   bool // on the scan list
+	it       slots   // the object at scan, when inObject
+	size     uintptr // its size
+	inObject bool    // scanning stopped inside the object at scan (an alias)
+	objYoung bool    // the object at scan refers into the nursery so far
+	listed   bool    // on the scan list
 
 	// A segment of a split pointer array: elements [from, to) of array.
 	segment  bool
@@ -45,7 +47,6 @@ type scavenger struct {
 	full     [2]bool       // the region had no whitespace left for this worker
 	overflow [2]uintptr    // misfit bytes copied solo since the cache's refresh
 
-	lastCopy region     // 1 + the region whose cache received the latest copy; 0: none or a solo cache
 	scanning *copyCache // the cache being scanned
 	deferred *copyCache // a half-scanned cache set aside by aliasing
 	aliasTo  *copyCache // where shouldAlias decided to switch
@@ -71,7 +72,7 @@ func (s *scavenger) evacuateRoot(v *Value) {
 
 func (s *scavenger) scanRemembered(r Ref) bool {
 	var it slots
-	it.start(s.h, r, s.h.MetaOf(r), fresh)
+	it.start(s.h, r, s.h.MetaOf(r))
 	return s.scanSlots(&it)
 }
 
@@ -116,35 +117,30 @@ func (s *scavenger) holds(out *[2][]block) {
 // copying it if no one has yet. slot is the referring slot (noSlot for
 // roots and class objects).
 func (s *scavenger) forward(r Ref, slot uintptr) Ref {
-	n, p, won := s.forwardTo(r, slot, &s.dest)
+	n, p, _ := s.forwardTo(r, slot, &s.dest)
 	if n == 0 {
-		return s.forwardSlow(p, slot)
-	}
-	if won {
-		s.lastCopy = p.region + 1
+		n, _, _ = s.forwardSlow(p, slot)
 	}
 	return n
 }
 
 // forwardSlow copies p when its region's cache has no room: into a
-// refreshed cache, the other region's, or a solo cache for a misfit,
-// which then goes to the scan list.
-func (s *scavenger) forwardSlow(p pendingCopy, slot uintptr) Ref {
+// refreshed cache or the other region's (returned as r, with won when
+// this worker made the copy), or a solo cache for a misfit, which then
+// goes to the scan list (won false: it is no copy cache).
+func (s *scavenger) forwardSlow(p pendingCopy, slot uintptr) (n Ref, r region, won bool) {
 	c, solo := s.reserve(&p)
 	d := only(p.region, &c.copyspace, !solo && c == s.scanning)
-	n, _, won := s.forwardTo(p.from, slot, &d)
+	n, _, won = s.forwardTo(p.from, slot, &d)
 	if solo {
 		s.ws.discard(c.region, c.whitespace())
 		c.seal()
 		if won {
 			s.pushSolo(c, n)
 		}
-		return n
+		return n, c.region, false
 	}
-	if won {
-		s.lastCopy = c.region + 1
-	}
-	return n
+	return n, c.region, won
 }
 
 // setDest brings dest up to date after a change of copy cache or of the
@@ -269,34 +265,47 @@ func (s *scavenger) scanCache(c *copyCache) {
 		s.aliasTo = nil
 	objects:
 		for c.scan < c.copy {
-			r := Ref(c.scan >> 3)
 			var it slots
-			size := it.start(h, r, h.MetaOf(r), c.slot-1)
+			var size uintptr
+			var off uintptr
+			var ref Ref
+			var ok bool
+			if c.inObject {
+				it, size = c.it, c.size
+				off, ref, ok = it.next(h)
+			} else {
+				r := Ref(c.scan >> 3)
+				m := h.MetaOf(r)
+				if leaf, ok := h.leafSize(r, m); ok {
+					c.scan += leaf
+					s.scanned(leaf)
+					continue
+				}
+				size = it.start(h, r, m)
+				off, ref, ok = it.firstRef()
+			}
 			young := c.objYoung
-			for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) {
+			for ; ok; off, ref, ok = it.next(h) {
 				if h.inEvacuate(ref) {
 					slot := it.arc(off)
 					n, p, won := s.forwardTo(ref, slot, &s.dest)
-					s.lastCopy = 0
 					if n == 0 {
-						n = s.forwardSlow(p, slot)
-					} else if won {
-						s.lastCopy = p.region + 1
+						n, p.region, won = s.forwardSlow(p, slot)
 					}
 					it.store(h, off, n)
 					ref = n
-					if s.hierarchical && s.shouldAlias(c) {
+					if s.hierarchical && won && s.shouldAlias(c, s.cache[p.region&1]) {
+						c.it, c.size, c.inObject = it, size, true
 						c.objYoung = young || h.isYoung(ref)
-						c.slot = it.pos() + 1
 						break objects
 					}
 				}
 				young = young || h.isYoung(ref)
 			}
 			if c.region == tenureRegion && young {
-				s.rememberTenured(r)
+				s.rememberTenured(Ref(c.scan >> 3))
 			}
-			c.objYoung, c.slot = false, 0
+			c.objYoung, c.inObject = false, false
 			c.scan += size
 			s.scanned(size)
 			if shared && h.stalled() {
@@ -321,13 +330,9 @@ func (s *scavenger) scanCache(c *copyCache) {
 	}
 }
 
-// shouldAlias decides, after a copy made while scanning c, whether to
-// switch to the cache that received it.
-func (s *scavenger) shouldAlias(c *copyCache) bool {
-	if s.lastCopy == 0 {
-		return false
-	}
-	d := s.cache[(s.lastCopy-1)&1]
+// shouldAlias decides, after a copy into cache d made while scanning c,
+// whether to switch to d.
+func (s *scavenger) shouldAlias(c, d *copyCache) bool {
 	if d == c || d.listed || d.work() == 0 {
 		return false
 	}
@@ -372,8 +377,8 @@ func (s *scavenger) detach(c *copyCache) *copyCache {
 		return c
 	}
 	part := &copyCache{copyspace: copyspace{region: c.region, base: c.scan, scan: c.scan, copy: c.copy, end: c.copy},
-		slot: c.slot, objYoung: c.objYoung}
-	c.scan, c.slot, c.objYoung = c.copy, 0, false
+		it: c.it, size: c.size, inObject: c.inObject, objYoung: c.objYoung}
+	c.scan, c.inObject, c.objYoung = c.copy, false, false
 	return part
 }
 

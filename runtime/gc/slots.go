@@ -1,6 +1,7 @@
 package gc
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"minivm/runtime/mem"
@@ -16,16 +17,16 @@ import (
 //     first), an array's (LayoutSlots) in index order.
 //
 // A segment of a split array covers elements [from, to) and has no class
-// object step. An iterator is a few words on the stack. A loop over it is
+// object step. An iterator is a few words. A loop over it is
 //
 //	var it slots
-//	it.start(h, r, m, pos)
+//	size := it.start(h, r, m)
 //	for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) { ... }
 //
-// with pos fresh for a new object; a traversal that stops mid-object (a
-// push, an alias) saves it.pos() and starts there later. start handles
-// the class object once per object; next, the per-slot step, is inlined
-// into every loop. Offsets are bytes from the heap base.
+// A traversal that stops mid-object (a push, an alias) keeps the iterator
+// and later continues with it.next. start handles the class object once
+// per object; next, the per-slot step, is inlined into every loop.
+// Offsets are bytes from the heap base.
 
 // classSlot is the offset reported for the class-object reference; it is
 // noSlot, so a copy made through it counts like a root's for containment.
@@ -37,19 +38,30 @@ type slots struct {
 	first uintptr // offset of value slot 0
 	order uintptr // address of the ClassMeta's scan order, 0 for index order
 	hot   uintptr // offset of the class's hottest slot, 0 if none
-	i     int     // the next slot position; fresh: the class object first
+	i     int     // the next slot position
 	end   int
 	head  slot // the first reference, found by start
 }
 
-// start begins iterating over object r, whose ClassMeta is m, at position
-// pos (fresh: its start, where the class object comes first); first then
-// returns the first reference. It returns the object's size, which a
+// leafSize returns the size of object r, whose ClassMeta is m, when it
+// holds no references at all: a byte object without a class object (a
+// string). Traversals step over such objects without starting an
+// iterator; it is small enough to inline.
+func (h *Heap) leafSize(r Ref, m Meta) (uintptr, bool) {
+	rec := m.ptr(0)
+	if Layout(*(*uint8)(unsafe.Add(rec, metaLayout))) != LayoutBytes || atomic.LoadUint32((*uint32)(unsafe.Add(rec, metaClassObject))) != 0 {
+		return 0, false
+	}
+	return bytesSize(h.Length(r)), true
+}
+
+// start begins iterating over object r, whose ClassMeta is m; firstRef
+// then returns its first reference. It returns the object's size, which a
 // traversal needs next. One call per object: the layout is decoded here,
 // so that next stays small.
-func (s *slots) start(h *Heap, r Ref, m Meta, pos int) (size uintptr) {
+func (s *slots) start(h *Heap, r Ref, m Meta) (size uintptr) {
 	off := uintptr(r) << 3
-	s.meta, s.i, s.order, s.hot, s.end = m, pos, 0, 0, 0
+	s.meta, s.i, s.order, s.hot, s.end = m, 0, 0, 0, 0
 	switch m.Layout() {
 	case LayoutFixed:
 		s.first = off + uintptr(1+m.prefixWords())*WordSize
@@ -66,12 +78,9 @@ func (s *slots) start(h *Heap, r Ref, m Meta, pos int) (size uintptr) {
 	default:
 		size = h.sizeOf(r, m)
 	}
-	if pos == fresh {
-		s.i = 0
-		if co := m.loadClassObject(); co != 0 {
-			s.head = slot{classSlot, co, true}
-			return size
-		}
+	if co := m.loadClassObject(); co != 0 {
+		s.head = slot{classSlot, co, true}
+		return size
 	}
 	s.head.off, s.head.ref, s.head.ok = s.next(h)
 	return size
@@ -131,13 +140,6 @@ func (s *slots) arc(off uintptr) uintptr {
 	}
 	return off
 }
-
-// pos is the iterator's position, to resume with start after a traversal
-// stopped mid-object.
-func (s *slots) pos() int { return s.i }
-
-// fresh is the position of an object not yet started.
-const fresh = -1
 
 // hotArc tags a slot offset passed with a copy when the slot is its
 // class's hottest: slot offsets are word-aligned, so bit 0 is free.

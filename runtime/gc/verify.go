@@ -105,7 +105,7 @@ func (h *Heap) verify(gcNum int, when string) {
 			m := h.MetaOf(r)
 			young := false
 			var it slots
-			it.start(h, r, m, fresh)
+			it.start(h, r, m)
 			for s, ref, ok := it.firstRef(); ok; s, ref, ok = it.next(h) {
 				switch {
 				case s == classSlot && !isStart(ref):

@@ -12,7 +12,7 @@ type worker struct {
 	solo bool // the collection's only worker: no forwarding races
 	ws   whitespace
 
-	tenureAge uint64 // Config.TenureAge, read on every copy
+	tenureAt uint64 // header age bits (hdrAgeMask) from which a copy goes to tenure
 
 	stats     workerStats
 	stallTime time.Duration // waiting for work
