@@ -184,7 +184,7 @@ func (e *evacuator) traceSlots(it *slots) (young bool) {
 		if h.inEvacuate(ref) {
 			e.resetConditions()
 			ref = e.evacuate(ref, it.arc(off))
-			it.store(h, off, ref)
+			it.storeClass(off, ref)
 			e.scan()
 		}
 		young = young || h.isYoung(ref)
@@ -314,6 +314,7 @@ func (e *evacuator) scan() {
 			off, ref, ok = fr.it.firstRef()
 		}
 		fr.inObject = true
+		track := fr.region == tenureRegion // only tenured objects are remembered
 		for ; ok; off, ref, ok = fr.it.next(h) {
 			if h.inEvacuate(ref) {
 				// evacuate, inlined: one call per copy.
@@ -325,10 +326,10 @@ func (e *evacuator) scan() {
 				} else if won && d == &e.inside && e.opensFrame(p.region, uintptr(n)<<3) {
 					e.push(p.region, uintptr(n)<<3, p.size)
 				}
-				fr.it.store(h, off, n)
+				fr.it.storeClass(off, n)
 				ref = n
 			}
-			if h.isYoung(ref) {
+			if track && h.isYoung(ref) {
 				fr.remembered = true
 			}
 			if e.active != f {

@@ -57,10 +57,11 @@ func (h *Heap) inEvacuate(r Ref) bool {
 // forwardTo returns the new location of r, which is in evacuate space:
 // the forwardee if r was already copied, or its copy in d when d has room
 // for it (won: this worker made the copy, else another worker won the
-// race and its copy is returned). slot is the referring slot (noSlot for
-// roots and class objects, tagged by slots.arc). When d cannot take r, n
-// is 0 and p describes the copy for the traversal's slow path, which
-// calls forwardTo again with a destination that can.
+// race and its copy is returned). slot is the referring heap slot, which
+// it updates (tagged by slots.arc), or noSlot for roots and class
+// objects, which the caller updates. When d cannot take r, n is 0 and p
+// describes the copy for the traversal's slow path, which calls forwardTo
+// again with a destination that can.
 //
 // It is the one copy routine of every nursery traversal and runs once per
 // reference into evacuate space, so it is written to need no calls but
@@ -71,7 +72,9 @@ func (w *worker) forwardTo(r Ref, slot uintptr, d *destination) (n Ref, p pendin
 	hp := (*uint64)(unsafe.Add(base, uintptr(r)<<3))
 	hdr := atomic.LoadUint64(hp)
 	if hdr&hdrForwarded != 0 {
-		return Ref(uint32(hdr)), p, false
+		n = Ref(uint32(hdr))
+		storeSlot(base, slot, n)
+		return n, p, false
 	}
 	age := hdr & hdrAgeMask
 	p = pendingCopy{from: r, hdr: hdr, size: h.sizeOf(r, Meta(uint32(hdr)))}
@@ -108,9 +111,12 @@ func (w *worker) forwardTo(r Ref, slot uintptr, d *destination) (n Ref, p pendin
 		*hp = hdrForwarded | uint64(to>>3)
 	} else if !atomic.CompareAndSwapUint64(hp, hdr, hdrForwarded|uint64(to>>3)) {
 		c.copy = to
-		return Ref(uint32(atomic.LoadUint64(hp))), p, false
+		n = Ref(uint32(atomic.LoadUint64(hp)))
+		storeSlot(base, slot, n)
+		return n, p, false
 	}
 	w.stats.recordCopy(slot, to, p.size, c.region, inside)
+	storeSlot(base, slot, Ref(to>>3))
 	if (to^c.copy)>>8 != 0 {
 		// The copy head entered a new 256-byte block: fetch the block
 		// copyPrefetchDistance ahead for writing. (Last, so that little
@@ -118,6 +124,14 @@ func (w *worker) forwardTo(r Ref, slot uintptr, d *destination) (n Ref, p pendin
 		prefetchBlock(uintptr(base) + c.copy&^255 + copyPrefetchDistance)
 	}
 	return Ref(to >> 3), p, true
+}
+
+// storeSlot makes heap slot slot (tagged by slots.arc) refer to n; noSlot
+// stands for a root or a class object, which the caller updates.
+func storeSlot(base unsafe.Pointer, slot uintptr, n Ref) {
+	if slot != noSlot {
+		*(*Value)(unsafe.Add(base, slot&^hotArc)) = FromRef(n)
+	}
 }
 
 // move copies the word at byte offset i; move2 the two words from i.

@@ -96,6 +96,6 @@ func (h *Heap) sizeOf(r Ref, m Meta) uintptr {
 	}
 	// LayoutSlots (2) counts words, LayoutBytes (3) bytes: the shift, 3
 	// or 0, is computed rather than branched on to stay in budget.
-	n := uintptr(uint32(w1)) << ((LayoutBytes - l) * 3)
+	n := uintptr(uint32(w1)) << ((LayoutBytes - l) * 3 & 7)
 	return 2*WordSize + (n+WordSize-1)&^(WordSize-1)
 }

@@ -216,7 +216,7 @@ func (s *scavenger) scanSlots(it *slots) (young bool) {
 	for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) {
 		if h.inEvacuate(ref) {
 			ref = s.forward(ref, it.arc(off))
-			it.store(h, off, ref)
+			it.storeClass(off, ref)
 		}
 		young = young || h.isYoung(ref)
 	}
@@ -284,7 +284,7 @@ func (s *scavenger) scanCache(c *copyCache) {
 				size = it.start(h, r, m)
 				off, ref, ok = it.firstRef()
 			}
-			young := c.objYoung
+			young, track := c.objYoung, c.region == tenureRegion
 			for ; ok; off, ref, ok = it.next(h) {
 				if h.inEvacuate(ref) {
 					slot := it.arc(off)
@@ -292,15 +292,17 @@ func (s *scavenger) scanCache(c *copyCache) {
 					if n == 0 {
 						n, p.region, won = s.forwardSlow(p, slot)
 					}
-					it.store(h, off, n)
+					it.storeClass(off, n)
 					ref = n
 					if s.hierarchical && won && s.shouldAlias(c, s.cache[p.region&1]) {
 						c.it, c.size, c.inObject = it, size, true
-						c.objYoung = young || h.isYoung(ref)
+						c.objYoung = young || track && h.isYoung(ref)
 						break objects
 					}
 				}
-				young = young || h.isYoung(ref)
+				if track && h.isYoung(ref) {
+					young = true
+				}
 			}
 			if c.region == tenureRegion && young {
 				s.rememberTenured(Ref(c.scan >> 3))

@@ -122,13 +122,12 @@ func (s *slots) next(h *Heap) (off uintptr, ref Ref, ok bool) {
 	return 0, 0, false
 }
 
-// store replaces the reference next returned at off.
-func (s *slots) store(h *Heap, off uintptr, ref Ref) {
+// storeClass replaces the class object (the reference at classSlot): a
+// copy through it has no heap slot for forwardTo to update.
+func (s *slots) storeClass(off uintptr, ref Ref) {
 	if off == classSlot {
 		s.meta.storeClassObject(ref)
-		return
 	}
-	h.storeAt(off, FromRef(ref))
 }
 
 // arc returns the slot to pass with a copy made through off: tagged with
