@@ -52,6 +52,10 @@ const smallObjectSize = 256
 // hottest slot and is also counted for hot_contain_64. inside says whether
 // the copy landed in the worker's current scan structure.
 func (s *workerStats) recordCopy(slot, to, size uintptr, r region, inside bool) {
+	s.regionBytes[r&1] += uint64(size) // the collection's accounting, always kept
+	if !copyStatistics {
+		return
+	}
 	if slot&hotArc != 0 {
 		slot &^= hotArc
 		s.hotCopies++
@@ -59,7 +63,6 @@ func (s *workerStats) recordCopy(slot, to, size uintptr, r region, inside bool) 
 			s.hotContained++
 		}
 	}
-	s.regionBytes[r&1] += uint64(size)
 	s.distance[bits.Len64(uint64(slot^to))]++
 	if inside && slot != noSlot {
 		s.insideBytes += uint64(size)
