@@ -294,7 +294,7 @@ func (s *scavenger) scanCache(c *copyCache) {
 					}
 					it.storeClass(off, n)
 					ref = n
-					if s.hierarchical && won && s.shouldAlias(c, s.cache[p.region&1]) {
+					if s.hierarchical && won && s.cache[p.region&1] != c && s.shouldAlias(c, s.cache[p.region&1]) {
 						c.it, c.size, c.inObject = it, size, true
 						c.objYoung = young || track && h.isYoung(ref)
 						break objects
