@@ -9,13 +9,17 @@ import (
 // copies an object the first time it sees it, leaves a forwarding header
 // behind, and returns the new reference to every later visitor.
 //
-// With several workers, two may copy the same object at once. Each copies
-// into its own copyspace, then tries to install the forwarding header with
-// a compare-and-swap on the original header word. The loser takes its
-// whitespace back (its copy head rolls back) and uses the winner's copy.
-// The copy is complete before the CAS publishes it, so a worker that reads
-// a forwarding header (atomically) sees a finished object. With one worker
-// there is no race and the header is stored plainly.
+// With several workers, two may reach the same object at once. Each
+// reserves room in its own copyspace and claims the object by installing
+// the forwarding header with a compare-and-swap on the original header
+// word; only the winner copies (as G1 does). The loser takes its room back
+// (its copy head rolls back) and uses the winner's address. This is safe
+// because no worker reads a copy's content before its claimer has
+// finished it: another worker only uses a forwardee's address, and copied
+// material reaches other workers (the scan list, worklists, stolen work)
+// under a lock, after the copies in it are complete. Claiming first also
+// lets the copy loop come last in forwardTo, with little else live. With
+// one worker there is no race and the header is stored plainly.
 //
 // Tenuring: an object that has survived Config.TenureAge-1 collections is
 // copied to tenure, any other to survivor space; a survivor copy's age goes
@@ -87,17 +91,32 @@ func (w *worker) forwardTo(r Ref, slot uintptr, d *destination) (n Ref, p pendin
 	}
 	to := c.copy
 	c.copy += p.size
-	inside := d.inside[p.region&1]
-	newHdr := hdr &^ (hdrAgeMask | hdrRemembered | hdrMarked)
-	if c.region == survivorRegion {
-		// One collection older; only a survivor copy of an object due
-		// for tenure (tenure was full) can reach the largest age.
-		newHdr |= min(age+1<<hdrAgeShift, MaxAge<<hdrAgeShift)
+	fwd := hdrForwarded | uint64(to>>3)
+	if w.solo {
+		*hp = fwd
+	} else if !atomic.CompareAndSwapUint64(hp, hdr, fwd) {
+		c.copy = to
+		n = Ref(uint32(atomic.LoadUint64(hp)))
+		storeSlot(base, slot, n)
+		return n, p, false
 	}
-	// The words after the header, two at a time, from the last. This
-	// loop (not memmove, not a helper) because a call anywhere in
-	// forwardTo would make the compiler spill its live values on every
-	// copy; at the sizes copied it keeps up with memmove.
+	w.stats.recordCopy(slot, to, p.size, c.region, d.inside[p.region&1])
+	storeSlot(base, slot, Ref(to>>3))
+	// The copy's header: one collection older in survivor space (only a
+	// survivor copy of an object due for tenure, when tenure was full,
+	// can reach the largest age), age cleared in tenure; never remembered
+	// or marked.
+	newHdr := hdr &^ (hdrRemembered | hdrMarked)
+	if c.region != survivorRegion {
+		newHdr &^= hdrAgeMask
+	} else if age < MaxAge<<hdrAgeShift {
+		newHdr += 1 << hdrAgeShift
+	}
+	// The words after the header, two at a time, from the last: a loop,
+	// not memmove or a helper, because a call in forwardTo would make
+	// the compiler spill its live values on every copy; at the sizes
+	// copied it keeps up with memmove. The original's words are intact:
+	// only its header was replaced.
 	dst := unsafe.Add(base, to)
 	i := p.size - WordSize
 	for ; i >= 2*WordSize; i -= 2 * WordSize {
@@ -107,20 +126,10 @@ func (w *worker) forwardTo(r Ref, slot uintptr, d *destination) (n Ref, p pendin
 		move(dst, unsafe.Pointer(hp), WordSize)
 	}
 	*(*uint64)(dst) = newHdr
-	if w.solo {
-		*hp = hdrForwarded | uint64(to>>3)
-	} else if !atomic.CompareAndSwapUint64(hp, hdr, hdrForwarded|uint64(to>>3)) {
-		c.copy = to
-		n = Ref(uint32(atomic.LoadUint64(hp)))
-		storeSlot(base, slot, n)
-		return n, p, false
-	}
-	w.stats.recordCopy(slot, to, p.size, c.region, inside)
-	storeSlot(base, slot, Ref(to>>3))
 	if (to^c.copy)>>8 != 0 {
 		// The copy head entered a new 256-byte block: fetch the block
-		// copyPrefetchDistance ahead for writing. (Last, so that little
-		// is live across the call.)
+		// copyPrefetchDistance ahead for writing (last: little is live
+		// across the call).
 		prefetchBlock(uintptr(base) + c.copy&^255 + copyPrefetchDistance)
 	}
 	return Ref(to >> 3), p, true
