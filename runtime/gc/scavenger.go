@@ -34,6 +34,12 @@ type copyCache struct {
 	segment  bool
 	array    Ref
 	from, to int
+
+	// Caches of different workers are allocated side by side, and each
+	// is written on every copy and slot: pad to 192 bytes, a Go size
+	// class whose objects start on cache-line boundaries, so that no two
+	// share a line.
+	_ [56]byte
 }
 
 // scavenger is one worker's scavenger state.
