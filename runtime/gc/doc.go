@@ -51,9 +51,10 @@
 // clearable tables and statistics; they differ only in traversal: the
 // scavenger (breadth-first or hierarchical) and the evacuator (depth-first
 // on a stack of frames). A traversal is one file and one case in
-// newTraversal; it copies only through worker.install into copyspaces
-// whose whitespace comes from the worker's whitespace supply, so two
-// collectors given one configuration carve the same chunk sizes.
+// newTraversal; it copies only through worker.forwardTo, handing it a
+// destination (a copyspace per region) whose whitespace comes from the
+// worker's whitespace supply, so two collectors given one configuration
+// carve the same chunk sizes.
 //
 // # Global collection
 //
@@ -90,7 +91,7 @@
 //	slots.go                the slot iterator and array segments
 //	nursery.go              the steps of a nursery collection, the traversal interface
 //	worker.go               a GC worker's shared state (supply, stats, remembered)
-//	forward.go              forwarding, tenuring, installing a copy
+//	forward.go              forwarding, tenuring, the copy routine (forwardTo)
 //	copyspace.go            regions, copyspaces and whitelists, with their verify
 //	whitespace.go           the whitespace supply: carving, chunk policy, remainders
 //	scheduler.go, warmup.go the GC threads: running, stalling, waking, warm-up
@@ -99,6 +100,7 @@
 //	global.go, livemap.go   the global collector (mark, compact) and its bitmaps
 //	verify.go               -Xcheck:gc
 //	stats.go, log.go, metadata_log.go   statistics and their output
+//	stats_on.go, stats_off.go   the gcnostats build tag (measuring what stats cost)
 //
 // The collectors stay in one package: they share unexported object and
 // header helpers and the Heap's layout fields on every copy, and a package
