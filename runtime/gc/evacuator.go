@@ -387,7 +387,7 @@ func (e *evacuator) destination() *destination {
 	return &e.inside
 }
 
-// noDestination takes no copy: forwardTo only examines.
+// noDestination takes no copy: forwardTo only reads the header.
 var noDestination destination
 
 // evacuateSlow copies p inside, refreshing the stack whitespace, or

@@ -68,8 +68,8 @@ func (h *Heap) inEvacuate(r Ref) bool {
 // again with a destination that can.
 //
 // It is the one copy routine of every nursery traversal and runs once per
-// reference into evacuate space, so it is written to need no calls but
-// the prefetch (every 256 bytes copied) and memmove (large objects).
+// reference into evacuate space, so it makes no call but the prefetch
+// (once per 256 bytes copied): see BENCHMARKS.md, "Nursery copying".
 func (w *worker) forwardTo(r Ref, slot uintptr, d *destination) (n Ref, p pendingCopy, won bool) {
 	h := w.h
 	base := h.base
@@ -156,10 +156,11 @@ func move2(dst, src unsafe.Pointer, i uintptr) {
 // copyPrefetchDistance is how far ahead of a copy the destination is
 // prefetched for writing (HotSpot's PrefetchCopyIntervalInBytes), a
 // 256-byte block (four cache lines) at a time. Without it, each new
-// to-space line is fetched when the copy first stores to it, and a
-// forwarding CAS then waits for that fetch: the locked instruction drains
-// the store buffer. With it, dom_tree's copy rate rises about 4% with one
-// GC thread and 8% with two (BENCHMARKS.md, "Parallel GC").
+// to-space line is fetched when the copy first stores to it, and the
+// stores queue behind that fetch (and the next forwarding CAS, a full
+// barrier, behind them). With a prefetch per line, dom_tree's copy rate
+// rose about 4% with one GC thread and 8% with two (BENCHMARKS.md,
+// "Parallel GC").
 const copyPrefetchDistance = 256
 
 // outOfSpace is the panic of a copy for which neither region has room.

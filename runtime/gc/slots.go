@@ -144,9 +144,8 @@ func (s *slots) arc(off uintptr) uintptr {
 // class's hottest: slot offsets are word-aligned, so bit 0 is free.
 const hotArc = 1
 
-// loadAt and storeAt read and write a value slot by offset, without a
-// barrier (collectors maintain the remembered set themselves).
-func (h *Heap) loadAt(off uintptr) Value     { return Value(*h.word(Ref(off>>3), 0)) }
+// storeAt writes a value slot by offset, without a barrier (collectors
+// maintain the remembered set themselves).
 func (h *Heap) storeAt(off uintptr, v Value) { *h.word(Ref(off>>3), 0) = uint64(v) }
 
 // arraySplitMinimum: pointer arrays with more elements are scanned in
