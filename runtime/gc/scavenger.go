@@ -271,13 +271,13 @@ func (s *scavenger) scanCache(c *copyCache) {
 		s.aliasTo = nil
 	objects:
 		for c.scan < c.copy {
-			var it slots
+			it := &c.it
 			var size uintptr
 			var off uintptr
 			var ref Ref
 			var ok bool
 			if c.inObject {
-				it, size = c.it, c.size
+				size = c.size
 				off, ref, ok = it.next(h)
 			} else {
 				r := Ref(c.scan >> 3)
@@ -301,7 +301,7 @@ func (s *scavenger) scanCache(c *copyCache) {
 					it.storeClass(off, n)
 					ref = n
 					if s.hierarchical && won && s.cache[p.region&1] != c && s.shouldAlias(c, s.cache[p.region&1]) {
-						c.it, c.size, c.inObject = it, size, true
+						c.size, c.inObject = size, true
 						c.objYoung = young || track && h.isYoung(ref)
 						break objects
 					}
