@@ -323,7 +323,7 @@ func (e *evacuator) scan() {
 				n, p, won := e.forwardTo(ref, slot, d)
 				if n == 0 {
 					n = e.evacuateSlow(&p, slot)
-				} else if won && d == &e.inside && e.opensFrame(p.region, uintptr(n)<<3) {
+				} else if won && e.opensFrame(p.region, uintptr(n)<<3) {
 					e.push(p.region, uintptr(n)<<3, p.size)
 				}
 				fr.it.storeClass(off, n)
@@ -372,7 +372,7 @@ func (e *evacuator) evacuate(r Ref, slot uintptr) Ref {
 	if n == 0 {
 		return e.evacuateSlow(&p, slot)
 	}
-	if won && d == &e.inside && e.opensFrame(p.region, uintptr(n)<<3) {
+	if won && e.opensFrame(p.region, uintptr(n)<<3) {
 		e.push(p.region, uintptr(n)<<3, p.size)
 	}
 	return n
@@ -387,7 +387,8 @@ func (e *evacuator) destination() *destination {
 	return &e.inside
 }
 
-// noDestination takes no copy: forwardTo only reads the header.
+// noDestination takes no copy: forwardTo only reads the header, so a
+// copy it reports won went to a white frame.
 var noDestination destination
 
 // evacuateSlow copies p inside, refreshing the stack whitespace, or

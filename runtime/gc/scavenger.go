@@ -272,12 +272,10 @@ func (s *scavenger) scanCache(c *copyCache) {
 	objects:
 		for c.scan < c.copy {
 			it := &c.it
-			var size uintptr
 			var off uintptr
 			var ref Ref
 			var ok bool
 			if c.inObject {
-				size = c.size
 				off, ref, ok = it.next(h)
 			} else {
 				r := Ref(c.scan >> 3)
@@ -287,7 +285,7 @@ func (s *scavenger) scanCache(c *copyCache) {
 					s.scanned(leaf)
 					continue
 				}
-				size = it.start(h, r, m)
+				c.size = it.start(h, r, m)
 				off, ref, ok = it.firstRef()
 			}
 			young, track := c.objYoung, c.region == tenureRegion
@@ -301,7 +299,7 @@ func (s *scavenger) scanCache(c *copyCache) {
 					it.storeClass(off, n)
 					ref = n
 					if s.hierarchical && won && s.cache[p.region&1] != c && s.shouldAlias(c, s.cache[p.region&1]) {
-						c.size, c.inObject = size, true
+						c.inObject = true
 						c.objYoung = young || track && h.isYoung(ref)
 						break objects
 					}
@@ -310,12 +308,12 @@ func (s *scavenger) scanCache(c *copyCache) {
 					young = true
 				}
 			}
-			if c.region == tenureRegion && young {
+			if track && young {
 				s.rememberTenured(Ref(c.scan >> 3))
 			}
 			c.objYoung, c.inObject = false, false
-			c.scan += size
-			s.scanned(size)
+			c.scan += c.size
+			s.scanned(c.size)
 			if shared && h.stalled() {
 				s.shareWork()
 			}
