@@ -30,6 +30,10 @@ type Config struct {
 	Collector Collector
 	TenureAge int // -Xgc:scvTenureAge: survive this many nursery GCs, then tenure
 
+	// MarkOrder (-Xgc:markScanOrdering=) is the global collector's
+	// marking order (mark.go).
+	MarkOrder MarkOrder
+
 	// LargeObjectSize: objects of at least this many bytes are allocated
 	// directly in tenure (copying them is the expensive part of a scavenge).
 	LargeObjectSize uintptr
@@ -166,6 +170,7 @@ func DefaultConfig() Config {
 		InitialHeap:     defaultInitialHeap,
 		NurserySize:     defaultNurserySize,
 		Collector:       Hierarchical,
+		MarkOrder:       MarkDepthFirst,
 		TenureAge:       defaultTenureAge,
 		LargeObjectSize: defaultLargeObjectSize,
 		GCThreads:       min(runtime.NumCPU(), 64),

@@ -58,9 +58,9 @@
 //
 // # Global collection
 //
-// Mark everything, then slide live tenure objects down, followed by the live
-// nursery objects when they fit, so promotion stays a pointer bump
-// (global.go). It runs when tenure cannot absorb the worst-case promotion of
+// Mark everything, in parallel on the GC workers (mark.go), then slide live
+// tenure objects down, followed by the live nursery objects when they fit,
+// so promotion stays a pointer bump (global.go). It runs when tenure cannot absorb the worst-case promotion of
 // the next nursery collection (the whole allocate space), when allocation
 // fails after a nursery collection, and on gc(). When live data does not fit,
 // allocation panics with *OutOfMemoryError, which the interpreter reports as
@@ -97,7 +97,8 @@
 //	scheduler.go, warmup.go the GC threads: running, stalling, waking, warm-up
 //	scavenger.go, scanlist.go   the scavenger and its shared scan list
 //	evacuator.go, evacuator_steal.go, worklist.go   the evacuator, its work sharing
-//	global.go, livemap.go   the global collector (mark, compact) and its bitmaps
+//	global.go, livemap.go   the global collector (compact) and its bitmaps
+//	mark.go                 its marking: orders, parallel markers, shared work
 //	verify.go               -Xcheck:gc
 //	stats.go, log.go, metadata_log.go   statistics and their output
 //	stats_on.go, stats_off.go   the gcnostats build tag (measuring what stats cost)

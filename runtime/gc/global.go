@@ -9,8 +9,9 @@ import (
 // down to the bottom of tenure (Lisp-2 compaction, forwarding computed from
 // the live-word bitmaps in livemap.go), so promotion stays a pointer bump.
 //
-//  1. Mark from the roots through tenure and the allocate space. Marking
-//     sets the header's marked bit and the object's words in a liveMap.
+//  1. Mark from the roots through tenure and the allocate space, on the
+//     collection's GC workers (mark.go). Marking sets the header's marked
+//     bit and the object's words in a liveMap.
 //  2. Plan: live tenure words slide to tenureLo; live nursery objects slide
 //     right behind them when tenure can hold them all (the nursery is then
 //     empty), otherwise they stay where they are.
@@ -23,10 +24,9 @@ import (
 // Headers stay intact until step 4, so sizes can be read throughout.
 
 // globalState is the global collector's scratch, kept between collections
-// so that its bitmaps and mark stack are allocated once.
+// so that its bitmaps are allocated once.
 type globalState struct {
 	tenureMap, nurseryMap liveMap
-	markStack             []Ref
 }
 
 // collectGlobal runs a global collection.
@@ -39,7 +39,6 @@ func (h *Heap) collectGlobal(cause Cause) {
 	h.beforeCollection()
 	h.retireTLABs()
 	st := h.beginCollection("global", cause)
-	st.Threads = 1 // marking and compaction run on the collecting thread
 	if h.cfg.Verify {
 		h.verify(st.GC, "before global collection")
 	}
@@ -49,7 +48,13 @@ func (h *Heap) collectGlobal(cause Cause) {
 	tenure, nursery := &h.global.tenureMap, &h.global.nurseryMap
 	tenure.reset(h.tenureLo, h.tenureTop)
 	nursery.reset(h.allocLo, h.allocTop)
-	h.markAll(tenure, nursery)
+	n := h.globalWorkers()
+	st.Threads = n
+	markStart := time.Now()
+	marked, objects, markers := h.markAll(tenure, nursery, n)
+	mark := time.Since(markStart)
+	st.GlobalStats = &GlobalStats{MarkMs: float64(mark.Nanoseconds()) / 1e6, MarkedBytes: marked, MarkedObjects: objects}
+	compactStart := time.Now()
 
 	tenureLive := tenure.summarize()
 	nurseryLive := nursery.summarize()
@@ -123,7 +128,20 @@ func (h *Heap) collectGlobal(cause Cause) {
 		h.remembered = append(h.remembered, r)
 	}
 	pause := time.Since(start)
-	st.CPUPct = 100 // marking and compaction run on one thread
+	st.CompactMs = float64(time.Since(compactStart).Nanoseconds()) / 1e6
+	// Only marking is parallel: workers 1..n-1 are idle for the rest of
+	// the pause, and during marking while stalled.
+	var stall time.Duration
+	for _, w := range markers {
+		stall += w.stallTime
+		st.Stalls += w.stalls
+	}
+	st.StallUs = float64(stall.Microseconds())
+	idle := stall + time.Duration(n-1)*(pause-mark)
+	st.CPUPct = 100
+	if busy := time.Duration(n) * pause; busy > 0 {
+		st.CPUPct = 100 * float64(busy-idle) / float64(busy)
+	}
 	var none workerStats
 	h.endCollection(st, pause, &none)
 	if h.cfg.Verify {
@@ -131,39 +149,15 @@ func (h *Heap) collectGlobal(cause Cause) {
 	}
 }
 
-// markAll marks everything reachable from the roots.
-func (h *Heap) markAll(tenure, nursery *liveMap) {
-	stack := h.global.markStack[:0]
-	mark := func(r Ref) {
-		hp := h.word(r, 0)
-		if *hp&hdrMarked != 0 {
-			return
-		}
-		*hp |= hdrMarked
-		off := uintptr(r) << 3
-		size := h.sizeOf(r, Meta(uint32(*hp)))
-		if tenure.contains(off) {
-			tenure.mark(off, size)
-		} else {
-			nursery.mark(off, size)
-		}
-		stack = append(stack, r)
+// globalWorkers returns the number of workers that mark: GCThreads, or
+// with adaptive threading one per adaptiveBytesPerWorker of the heap in
+// use, which bounds what marking can visit.
+func (h *Heap) globalWorkers() int {
+	n := h.cfg.GCThreads
+	if h.cfg.AdaptiveGCThreads {
+		n = min(n, 1+int(h.used()/adaptiveBytesPerWorker))
 	}
-	h.roots.VisitRoots(func(v *Value) {
-		if v.IsRef() {
-			mark(v.AsRef())
-		}
-	})
-	for len(stack) > 0 {
-		r := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		var it slots
-		it.start(h, r, h.MetaOf(r))
-		for _, ref, ok := it.firstRef(); ok; _, ref, ok = it.next(h) {
-			mark(ref)
-		}
-	}
-	h.global.markStack = stack[:0]
+	return n
 }
 
 // eachLive calls f with the offset of every live object in lm, in address

@@ -118,6 +118,7 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 		cfg.InitialHeap = min(def.InitialHeap, cfg.MaxHeap)
 	}
 	orDefault(&cfg.Collector, def.Collector)
+	orDefault(&cfg.MarkOrder, def.MarkOrder)
 	orDefault(&cfg.TenureAge, def.TenureAge)
 	orDefault(&cfg.LargeObjectSize, def.LargeObjectSize)
 	orDefault(&cfg.GCThreads, def.GCThreads)
@@ -218,6 +219,8 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("nursery size %d must be at most half the maximum heap size %d", cfg.NurserySize, cfg.MaxHeap)
 	case cfg.InitialHeap > cfg.MaxHeap:
 		return fmt.Errorf("initial heap size %d exceeds the maximum heap size %d", cfg.InitialHeap, cfg.MaxHeap)
+	case cfg.MarkOrder != MarkDepthFirst && cfg.MarkOrder != MarkBreadthFirst && cfg.MarkOrder != MarkPrefetch:
+		return fmt.Errorf("unknown mark order %q (depthFirst, breadthFirst or prefetch)", cfg.MarkOrder)
 	case cfg.TenureAge < 1 || cfg.TenureAge > MaxAge:
 		return fmt.Errorf("tenure age %d out of range [1, %d]", cfg.TenureAge, MaxAge)
 	case cfg.MaxStackDepth < 1:

@@ -1,6 +1,9 @@
 package gc
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync/atomic"
+)
 
 // liveMap records, for one contiguous range of the heap, which words are
 // covered by live (marked) objects, one bit per word. After marking,
@@ -29,10 +32,29 @@ func (lm *liveMap) reset(lo, hi uintptr) {
 
 func (lm *liveMap) contains(off uintptr) bool { return off >= lm.lo && off < lm.hi }
 
-// mark sets the bits of the words [off, off+size).
-func (lm *liveMap) mark(off, size uintptr) {
-	i := (off - lm.lo) / WordSize
-	n := size / WordSize
+// mark sets the bits of the words [off, off+size); shared says other
+// markers set bits in the map at the same time, so that the words are
+// ORed atomically.
+func (lm *liveMap) mark(off, size uintptr, shared bool) {
+	i, n := (off-lm.lo)/WordSize, size/WordSize
+	if !lm.markWithin(i, n, shared) {
+		lm.markSpan(i, n, shared)
+	}
+}
+
+// markWithin sets the n bits from bit i if they lie in one bitmap word,
+// the common case, in one OR.
+func (lm *liveMap) markWithin(i, n uintptr, shared bool) bool {
+	s := i % 64
+	if s+n >= 64 {
+		return false
+	}
+	lm.markWord(i/64, (uint64(1)<<n-1)<<s, shared)
+	return true
+}
+
+// markSpan sets the n bits from bit i, across bitmap words.
+func (lm *liveMap) markSpan(i, n uintptr, shared bool) {
 	for n > 0 {
 		b, s := i/64, i%64
 		k := min(n, 64-s)
@@ -40,9 +62,17 @@ func (lm *liveMap) mark(off, size uintptr) {
 		if k < 64 {
 			mask = (uint64(1)<<k - 1) << s
 		}
-		lm.bits[b] |= mask
+		lm.markWord(b, mask, shared)
 		i += k
 		n -= k
+	}
+}
+
+func (lm *liveMap) markWord(b uintptr, mask uint64, shared bool) {
+	if shared {
+		atomic.OrUint64(&lm.bits[b], mask)
+	} else {
+		lm.bits[b] |= mask
 	}
 }
 

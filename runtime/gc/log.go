@@ -138,6 +138,10 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 			h.logf("gc,stats", "GC(%d) evacuator stack_overflows=%d flush_overflow=%d flush_stall=%d discarded=%dB recycled=%dB activations=%v",
 				st.GC, ev.StackOverflows, ev.FlushOverflow, ev.FlushStall, st.DiscardedBytes, st.RecycledBytes, ev.StackActivations)
 		}
+		if gs := st.GlobalStats; gs != nil {
+			h.logf("gc,stats", "GC(%d) mark=%.3fms compact=%.3fms marked=%dB objects=%d threads=%d",
+				st.GC, gs.MarkMs, gs.CompactMs, gs.MarkedBytes, gs.MarkedObjects, st.Threads)
+		}
 		if h.cfg.LogDetail {
 			h.logf("gc,stats", "GC(%d) scanned=%dB cpu=%.0f%% threads=%d stall=%.0fus stalls=%d ttsp=%.0fus unloaded=%d classes=%d tlab_refills=%d tlab_waste=%.1f%% tlab_slow_allocs=%d hot_arcs=%d",
 				st.GC, st.ScannedBytes, st.CPUPct, st.Threads, st.StallUs, st.Stalls, st.TTSPUs, st.unloaded, len(h.classMetas), st.TLABRefills, st.TLABWastePct, st.TLABSlowAllocs, ws.hotCopies)

@@ -7,6 +7,12 @@ package gc
 //go:noescape
 func prefetchBlock(addr uintptr)
 
+// prefetchLine asks the CPU to fetch the cache line at addr for reading
+// (PREFETCHT0); like prefetchBlock it never faults.
+//
+//go:noescape
+func prefetchLine(addr uintptr)
+
 // spinPause tells the CPU that the caller is spinning (PAUSE), which saves
 // power and frees the core's resources for a sibling hyperthread.
 func spinPause()

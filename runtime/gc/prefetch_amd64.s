@@ -1,7 +1,7 @@
 #include "textflag.h"
 
-// The two CPU hints the collectors use (prefetch_amd64.go): the copy
-// loop's prefetch and the spin loops' pause. Neither touches memory
+// The CPU hints the collectors use (prefetch_amd64.go): the copy loop's
+// prefetch, the prefetching mark loop's and the spin loops' pause. Neither touches memory
 // architecturally: a prefetch never faults, even past the end of a mapping.
 
 // func prefetchBlock(addr uintptr)
@@ -13,6 +13,12 @@ TEXT ·prefetchBlock(SB), NOSPLIT|NOFRAME, $0-8
 	BYTE $0x0F; BYTE $0x0D; BYTE $0x48; BYTE $0x40
 	BYTE $0x0F; BYTE $0x0D; BYTE $0x88; LONG $0x00000080
 	BYTE $0x0F; BYTE $0x0D; BYTE $0x88; LONG $0x000000c0
+	RET
+
+// func prefetchLine(addr uintptr)
+TEXT ·prefetchLine(SB), NOSPLIT|NOFRAME, $0-8
+	MOVQ addr+0(FP), AX
+	PREFETCHT0 (AX)
 	RET
 
 // func spinPause()

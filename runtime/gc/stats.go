@@ -162,6 +162,7 @@ type CollectionStats struct {
 	RecycledBytes  uint64 `json:"recycled_bytes"`  // whitespace given back to its region
 
 	*EvacuatorStats // recursive collections only
+	*GlobalStats    // global collections only
 
 	unloaded int    // classes unloaded (logged in the detail line)
 	workers  string // per-worker copied bytes (detail line)
@@ -173,6 +174,15 @@ type EvacuatorStats struct {
 	FlushStall       uint64   `json:"flush_stall"`       // copies sent outside because a peer stalled
 	FlushOverflow    uint64   `json:"flush_overflow"`    // copies sent outside by an outside-copyspace overflow
 	StackOverflows   uint64   `json:"stack_overflows"`
+}
+
+// GlobalStats are a global collection's phases and marked volume. Marking
+// runs on the collection's workers (threads), the rest on one.
+type GlobalStats struct {
+	MarkMs        float64 `json:"mark_ms"`
+	CompactMs     float64 `json:"compact_ms"` // planning, reference updates, moving, class unloading
+	MarkedBytes   uint64  `json:"marked_bytes"`
+	MarkedObjects uint64  `json:"marked_objects"`
 }
 
 // Summary is the last object of the stats file.

@@ -66,7 +66,7 @@ func (h *Heap) verify(gcNum int, when string) {
 			if size < WordSize || size%WordSize != 0 || off+size > lm.hi {
 				fail("object at %#x has bad size %d (space ends at %#x)", off, size, lm.hi)
 			}
-			lm.mark(off, WordSize)
+			lm.mark(off, WordSize, false)
 			off += size
 		}
 	}

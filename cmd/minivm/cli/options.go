@@ -143,6 +143,17 @@ var options = []option{
 		help: "evacuator: depth-first copying on a stack of scan frames",
 		def:  collectorDefault(gc.Recursive),
 		flag: func(s *settings) { s.cfg.Collector = gc.Recursive }},
+	{name: "-Xgc:markScanOrdering=", kind: kindText, meta: "<order>", xopt: true,
+		help: "global collector's marking order: depthFirst, breadthFirst or prefetch",
+		def:  func(d gc.Config) string { return string(d.MarkOrder) },
+		text: func(s *settings, v string) error {
+			switch o := gc.MarkOrder(v); o {
+			case gc.MarkDepthFirst, gc.MarkBreadthFirst, gc.MarkPrefetch:
+				s.cfg.MarkOrder = o
+				return nil
+			}
+			return fmt.Errorf("unknown mark order '%s' (depthFirst, breadthFirst or prefetch)", v)
+		}},
 	{name: "-Xgc:scvTenureAge=", kind: kindInt, meta: "<n>", lo: 1, hi: gc.MaxAge, xopt: true,
 		help: "tenure objects that survived n nursery collections",
 		def:  func(d gc.Config) string { return strconv.Itoa(d.TenureAge) },
