@@ -25,6 +25,10 @@ type output struct {
 	levels     [numTagSets]Level
 	fileCount  int   // filecount= (accepted, no rotation)
 	fileSize   int64 // filesize= in bytes (accepted, no rotation)
+	// optioned: output options can no longer be given. A file output
+	// takes them when first named; stdout and stderr, which always
+	// exist, the first time an option gives them (as in HotSpot).
+	optioned bool
 }
 
 func (o *output) isFile() bool { return o.path != "" }
@@ -107,10 +111,13 @@ func (c *Config) Parse(spec string) (warnings []string, err error) {
 	out := c.find(name)
 	switch {
 	case out == nil:
-		out = &output{name: name, path: path, decorators: deco, fileCount: defaultFileCount, fileSize: defaultFileSize}
+		out = &output{name: name, path: path, decorators: deco, fileCount: defaultFileCount, fileSize: defaultFileSize, optioned: true}
 		opts.apply(out)
 		c.outputs = append(c.outputs, out)
-	case optStr != "":
+	case optStr == "":
+	case !out.optioned:
+		out.optioned = true
+	default:
 		warnings = append(warnings, fmt.Sprintf("output options for existing output '%s' are ignored", name))
 	}
 	c.configure(out, sels, deco)
