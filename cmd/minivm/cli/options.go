@@ -328,8 +328,8 @@ var options = []option{
 		num:  func(s *settings, n int) { s.cfg.StressInterval = n }},
 
 	// Logs and statistics.
-	{name: "-Xlog", kind: kindTail, meta: "[:[what][:[output][:[decorators][:output-options]]]]", xopt: true,
-		help: "HotSpot unified logging: what = tag[+tag...][*][=level],... or all; output = stdout, stderr, file=<path>; decorators = uptime,level,tags, ... or none; several -Xlog options add outputs (-Xlog:help for tags, levels, decorators and examples)",
+	{name: "-Xlog", kind: kindTail, meta: "[:<spec>]", xopt: true,
+		help: "HotSpot unified logging, spec = [what][:[output][:[decorators][:output-options]]]: what = tag[+tag...][*][=level],... or all; output = stdout, stderr, file=<path>; decorators = uptime,level,tags,... or none; each -Xlog configures one output (-Xlog:help lists tags, levels, decorators, options and examples)",
 		def:  func(gc.Config) string { return "all=warning on stdout; bare -Xlog: all=info" },
 		text: func(s *settings, v string) error {
 			if v != "" && v[0] != ':' {
