@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// Logger writes log lines to the outputs of a Config. It is read-only
+// Logger writes log lines to the outputs of a Config. Apart from
+// Redirect, which a client calls before the first line, it is read-only
 // after Open except for its line buffer, which mu guards.
 type Logger struct {
 	maxLevel Level             // the most verbose level of any tag set on any output

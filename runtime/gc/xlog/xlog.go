@@ -25,8 +25,8 @@
 //
 // Invariants: every tag set the runtime logs is registered in tagSets
 // (Logger.Enabled panics on an unregistered one, so a test that logs at
-// every level finds a missing registration); a Logger is read-only after
-// Open, and Enabled on a nil Logger, or at a level nothing is configured
+// every level finds a missing registration); a Logger's configuration is
+// fixed once the runtime writes to it, and Enabled on a nil Logger, or at a level nothing is configured
 // for, is a nil check and a compare, so log sites cost nothing when
 // logging is off; each line reaches each output in one Write.
 package xlog
