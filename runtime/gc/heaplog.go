@@ -23,10 +23,11 @@ import (
 // Metaspace: used before->after(capacity)) with minivm's spaces; large
 // objects live in tenure, so tenure's figure includes them.
 
-// spaceUsage is what the [gc,heap] lines report about each space.
+// spaceUsage is what the [gc,heap] lines report about each space. The
+// survivor semispace is empty between collections.
 type spaceUsage struct {
-	allocLo                 uintptr // which semispace allocated before the collection
-	alloc, surv             uintptr // bytes used in the allocate and survivor semispaces
+	allocLo                 uintptr // which semispace allocates
+	alloc                   uintptr // bytes used in it
 	tenure, tenureCommitted uintptr
 	metaUsed, metaCommitted uintptr
 	metaReserved            uintptr
@@ -57,9 +58,9 @@ func (h *Heap) spaceUsage() spaceUsage {
 // flipped them, the survivors sit in what is now the allocate space.
 func (u spaceUsage) inRoles(allocLo uintptr) (alloc, surv uintptr) {
 	if u.allocLo == allocLo {
-		return u.alloc, u.surv
+		return u.alloc, 0
 	}
-	return u.surv, u.alloc
+	return 0, u.alloc
 }
 
 func (h *Heap) logCollection(st *CollectionStats, pause, ttsp time.Duration, ws *workerStats) {
@@ -70,9 +71,9 @@ func (h *Heap) logCollection(st *CollectionStats, pause, ttsp time.Duration, ws 
 		a := h.spaceUsage()
 		semi := uint64(h.nurseryMid - h.nurseryLo)
 		alloc, surv := a.inRoles(b.allocLo)
-		h.logf("gc,heap", "GC(%d) Nursery: %s->%s(%s) Allocate: %s->%s(%s) Survivor: %s->%s(%s)", st.GC,
-			sizeK(b.alloc+b.surv), sizeK(a.alloc+a.surv), sizeK(2*semi),
-			sizeK(b.alloc), sizeK(alloc), sizeK(semi), sizeK(b.surv), sizeK(surv), sizeK(semi))
+		h.logf("gc,heap", "GC(%d) Nursery: %s->%s(%s) Allocate: %s->%s(%s) Survivor: 0K->%s(%s)", st.GC,
+			sizeK(b.alloc), sizeK(a.alloc), sizeK(2*semi),
+			sizeK(b.alloc), sizeK(alloc), sizeK(semi), sizeK(surv), sizeK(semi))
 		h.logf("gc,heap", "GC(%d) Tenure: %s->%s(%s)", st.GC, sizeK(b.tenure), sizeK(a.tenure), sizeK(a.tenureCommitted))
 		if h.metaArena != nil {
 			h.logf("gc,heap", "GC(%d) Metadata: %s->%s(%s)", st.GC, sizeK(b.metaUsed), sizeK(a.metaUsed), sizeK(a.metaCommitted))

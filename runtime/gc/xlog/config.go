@@ -23,11 +23,12 @@ type output struct {
 	path       string // file outputs
 	decorators Decorators
 	levels     [numTagSets]Level
-	fileCount  int   // filecount= (accepted, no rotation)
-	fileSize   int64 // filesize= in bytes (accepted, no rotation)
 	// optioned: output options can no longer be given. A file output
 	// takes them when first named; stdout and stderr, which always
-	// exist, the first time an option gives them (as in HotSpot).
+	// exist, the first time an option gives them (as in HotSpot). The
+	// options are checked, but none changes what minivm writes:
+	// filecount and filesize configure rotation, which minivm does not
+	// do, and every line is a single line (foldmultilines).
 	optioned bool
 }
 
@@ -42,12 +43,8 @@ func (o *output) enabled() bool {
 	return false
 }
 
-// HotSpot's defaults for file outputs (logFileOutput.hpp).
-const (
-	defaultFileCount = 5
-	defaultFileSize  = 20 << 20
-	maxFileCount     = 1000
-)
+// maxFileCount is HotSpot's limit on filecount (logFileOutput.hpp).
+const maxFileCount = 1000
 
 // NewConfig returns HotSpot's initial configuration: every tag set at
 // warning on stdout, stderr off.
@@ -103,16 +100,14 @@ func (c *Config) Parse(spec string) (warnings []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	opts, err := parseOutputOptions(optStr, path != "")
-	if err != nil {
+	if err := checkOutputOptions(optStr, path != ""); err != nil {
 		return nil, err
 	}
 
 	out := c.find(name)
 	switch {
 	case out == nil:
-		out = &output{name: name, path: path, decorators: deco, fileCount: defaultFileCount, fileSize: defaultFileSize, optioned: true}
-		opts.apply(out)
+		out = &output{name: name, path: path, decorators: deco, optioned: true}
 		c.outputs = append(c.outputs, out)
 	case optStr == "":
 	case !out.optioned:
@@ -275,65 +270,44 @@ func parseOutputName(s string) (name, path string, err error) {
 	return "file=" + path, path, nil
 }
 
-// outputOptions are the parsed output-options field.
-type outputOptions struct {
-	fileCount, fileSize bool // given
-	count               int
-	size                int64
-}
-
-func (o *outputOptions) apply(out *output) {
-	if o.fileCount {
-		out.fileCount = o.count
-	}
-	if o.fileSize {
-		out.fileSize = o.size
-	}
-}
-
-// parseOutputOptions reads a comma list of filecount=N, filesize=SIZE
+// checkOutputOptions checks a comma list of filecount=N, filesize=SIZE
 // (files only) and foldmultilines=true|false.
-func parseOutputOptions(s string, file bool) (outputOptions, error) {
-	var o outputOptions
+func checkOutputOptions(s string, file bool) error {
 	if s == "" {
-		return o, nil
+		return nil
 	}
 	for _, item := range strings.Split(s, ",") {
 		key, val, ok := strings.Cut(item, "=")
 		if !ok || val == "" {
-			return o, fmt.Errorf("invalid output option '%s' (want key=value)", item)
+			return fmt.Errorf("invalid output option '%s' (want key=value)", item)
 		}
 		switch key {
 		case "foldmultilines":
 			if val != "true" && val != "false" {
-				return o, fmt.Errorf("invalid output option '%s' (want true or false)", item)
+				return fmt.Errorf("invalid output option '%s' (want true or false)", item)
 			}
 		case "filecount", "filesize":
 			if !file {
-				return o, fmt.Errorf("output option '%s' is for file outputs only", item)
+				return fmt.Errorf("output option '%s' is for file outputs only", item)
 			}
 			if key == "filecount" {
 				n, err := strconv.Atoi(val)
 				if err != nil || n < 0 || n > maxFileCount {
-					return o, fmt.Errorf("invalid output option '%s' (want a count in [0, %d])", item, maxFileCount)
+					return fmt.Errorf("invalid output option '%s' (want a count in [0, %d])", item, maxFileCount)
 				}
-				o.fileCount, o.count = true, n
-			} else {
-				n, ok := parseSize(val)
-				if !ok {
-					return o, fmt.Errorf("invalid output option '%s' (want a size such as 1048576, 512k, 20m, 1g)", item)
-				}
-				o.fileSize, o.size = true, n
+			} else if !validSize(val) {
+				return fmt.Errorf("invalid output option '%s' (want a size such as 1048576, 512k, 20m, 1g)", item)
 			}
 		default:
-			return o, fmt.Errorf("invalid output option '%s' (want filecount=, filesize= or foldmultilines=)", item)
+			return fmt.Errorf("invalid output option '%s' (want filecount=, filesize= or foldmultilines=)", item)
 		}
 	}
-	return o, nil
+	return nil
 }
 
-// parseSize reads a byte count with an optional K, M or G suffix.
-func parseSize(s string) (int64, bool) {
+// validSize reports whether s is a byte count with an optional K, M or G
+// suffix that fits in an int64.
+func validSize(s string) bool {
 	shift := 0
 	switch s[len(s)-1] {
 	case 'k', 'K':
@@ -347,8 +321,5 @@ func parseSize(s string) (int64, bool) {
 		s = s[:len(s)-1]
 	}
 	n, err := strconv.ParseUint(s, 10, 63)
-	if err != nil || s == "" || s[0] == '+' || n > math.MaxInt64>>shift {
-		return 0, false
-	}
-	return int64(n) << shift, true
+	return err == nil && s != "" && s[0] != '+' && n <= math.MaxInt64>>shift
 }

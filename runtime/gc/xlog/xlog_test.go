@@ -278,12 +278,6 @@ func TestOutputOptions(t *testing.T) {
 			t.Errorf("%q: %v", spec, err)
 		}
 	}
-	if o := c.find("file=c.log"); o.fileSize != 20<<20 || o.fileCount != 5 {
-		t.Errorf("c.log options %+v", o)
-	}
-	if o := c.find("file=a.log"); o.fileSize != defaultFileSize || o.fileCount != 0 {
-		t.Errorf("a.log options %+v", o)
-	}
 }
 
 // Every malformed form is an error naming the bad part, and leaves the
