@@ -227,7 +227,7 @@ func TestLogOptions(t *testing.T) {
 // HotSpot's warnings are warnings, naming the option they concern.
 func TestLogWarnings(t *testing.T) {
 	_, w := logged(t, "-Xlog:heap=debug")
-	if len(w) != 1 || w[0] != "-Xlog:heap=debug: no tag set matches selection 'heap' (did you mean 'heap*'?)" {
+	if len(w) != 1 || w[0] != "-Xlog:heap=debug: selector 'heap' matches no tag set (did you mean 'heap*'?)" {
 		t.Errorf("warnings %q", w)
 	}
 }
@@ -282,12 +282,12 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"-Xgcthreads65"}, "-Xgcthreads65 out of range [1, 64]"},
 		{[]string{"-Xgc:statsFile="}, "missing value in '-Xgc:statsFile=' (want -Xgc:statsFile=<path>)"},
 		{[]string{"-Xlog:gc:file="}, "invalid option '-Xlog:gc:file=': missing file name in output 'file='"},
-		{[]string{"-Xlog:gc+foo"}, "invalid option '-Xlog:gc+foo': invalid tag 'foo' in log selection 'gc+foo'"},
-		{[]string{"-Xlog:gc=loud"}, "invalid option '-Xlog:gc=loud': invalid level 'loud' in log selection 'gc=loud' (want off, error, warning, info, debug or trace)"},
-		{[]string{"-Xlog:gc::uptime,pids"}, "invalid option '-Xlog:gc::uptime,pids': invalid decorator 'pids'"},
+		{[]string{"-Xlog:gc+foo"}, "invalid option '-Xlog:gc+foo': unknown tag 'foo' in selector 'gc+foo'"},
+		{[]string{"-Xlog:gc=loud"}, "invalid option '-Xlog:gc=loud': unknown level 'loud' in selector 'gc=loud' (want off, error, warning, info, debug or trace)"},
+		{[]string{"-Xlog:gc::uptime,pids"}, "invalid option '-Xlog:gc::uptime,pids': unknown decorator 'pids'"},
 		{[]string{"-Xlog:gc:a.log::filesize=big"}, "invalid option '-Xlog:gc:a.log::filesize=big': invalid output option 'filesize=big' (want a size such as 1048576, 512k, 20m, 1g)"},
 		{[]string{"-Xlogfoo"}, "invalid option '-Xlogfoo': want -Xlog or -Xlog:<what>[:<output>[:<decorators>[:<output-options>]]]"},
-		{[]string{"-Xlog:help=debug"}, "invalid option '-Xlog:help=debug': invalid tag 'help' in log selection 'help=debug'"},
+		{[]string{"-Xlog:help=debug"}, "invalid option '-Xlog:help=debug': unknown tag 'help' in selector 'help=debug'"},
 		{[]string{"-XX:TLABWasteTargetPercent=0"}, "-XX:TLABWasteTargetPercent=0 out of range [1, 100]"},
 		{[]string{"-XX:TLABWasteTargetPercent=101"}, "-XX:TLABWasteTargetPercent=101 out of range [1, 100]"},
 		{[]string{"-XX:TLABWasteTargetPercent=abc"}, "invalid number '-XX:TLABWasteTargetPercent=abc' (want an integer in [1, 100])"},
@@ -346,8 +346,8 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"-version"}, 0, "minivm version " + Version + "\n", ""},
 		{[]string{"-help"}, 0, "Usage: minivm", ""},
 		{[]string{"-X"}, 0, "The -X options", ""},
-		{[]string{"-Xlog:help"}, 0, "-Xlog Usage: -Xlog[:[what][:[output][:[decorators][:output-options]]]]", ""},
-		{[]string{"-Xlog:heap", "-version"}, 0, "minivm version", "minivm: warning: -Xlog:heap: no tag set matches selection 'heap' (did you mean 'heap*'?)\n"},
+		{[]string{"-Xlog:help"}, 0, "Usage: -Xlog[:[what][:[output][:[decorators][:output-options]]]]", ""},
+		{[]string{"-Xlog:heap", "-version"}, 0, "minivm version", "minivm: warning: -Xlog:heap: selector 'heap' matches no tag set (did you mean 'heap*'?)\n"},
 		{[]string{"-Xfoo"}, ExitUsage, "", "minivm: unrecognized option '-Xfoo'\n"},
 		{[]string{filepath.Join(dir, "none.lox")}, ExitIOErr, "", "minivm: cannot open script '" + filepath.Join(dir, "none.lox") + "': no such file or directory\n"},
 		{[]string{"-Xgc:statsFile=" + filepath.Join(dir, "no", "s"), "x.lox"}, ExitIOErr, "", "minivm: cannot open script 'x.lox'"},

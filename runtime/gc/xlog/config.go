@@ -84,7 +84,7 @@ func (c *Config) Parse(spec string) (warnings []string, err error) {
 		return nil, err
 	}
 	if rest != "" {
-		warnings = append(warnings, fmt.Sprintf("ignoring excess -Xlog options: '%s'", rest))
+		warnings = append(warnings, fmt.Sprintf("text after the fourth colon is ignored: '%s'", rest))
 	}
 	what, outName, decoStr, optStr := parts[0], parts[1], parts[2], parts[3]
 
@@ -113,7 +113,7 @@ func (c *Config) Parse(spec string) (warnings []string, err error) {
 	case !out.optioned:
 		out.optioned = true
 	default:
-		warnings = append(warnings, fmt.Sprintf("output options for existing output '%s' are ignored", name))
+		warnings = append(warnings, fmt.Sprintf("output '%s' exists: its output options are ignored", name))
 	}
 	c.configure(out, sels, deco)
 	for i := range sels {
@@ -125,7 +125,7 @@ func (c *Config) Parse(spec string) (warnings []string, err error) {
 }
 
 func noMatchWarning(s *selection) string {
-	w := fmt.Sprintf("no tag set matches selection '%s'", s.describe())
+	w := fmt.Sprintf("selector '%s' matches no tag set", s.describe())
 	if !s.wildcard {
 		wild := selection{tags: s.tags, wildcard: true}
 		if wild.matchesAny() {
@@ -171,7 +171,7 @@ func splitSpec(spec string) (parts [4]string, rest string, err error) {
 		case '"':
 			end := strings.IndexByte(spec[i+1:], '"')
 			if end < 0 {
-				return parts, "", fmt.Errorf("missing terminating quote in '%s'", spec[start:])
+				return parts, "", fmt.Errorf("unterminated quote in '%s'", spec[start:])
 			}
 			i += end + 2
 			continue
@@ -208,14 +208,14 @@ func parseSelections(what string) ([]selection, error) {
 
 func parseSelection(item string) (selection, error) {
 	if item == "" {
-		return selection{}, errors.New("empty log selection")
+		return selection{}, errors.New("empty selector")
 	}
 	s := selection{level: Info}
 	expr := item
 	if tags, lvl, ok := strings.Cut(item, "="); ok {
 		l, valid := parseLevel(lvl)
 		if !valid {
-			return s, fmt.Errorf("invalid level '%s' in log selection '%s' (want off, error, warning, info, debug or trace)", lvl, item)
+			return s, fmt.Errorf("unknown level '%s' in selector '%s' (want off, error, warning, info, debug or trace)", lvl, item)
 		}
 		s.level, expr = l, tags
 	}
@@ -229,11 +229,11 @@ func parseSelection(item string) (selection, error) {
 	for _, t := range strings.Split(expr, "+") {
 		switch {
 		case t == "":
-			return s, fmt.Errorf("empty tag in log selection '%s'", item)
+			return s, fmt.Errorf("empty tag in selector '%s'", item)
 		case !knownTag(t):
-			return s, fmt.Errorf("invalid tag '%s' in log selection '%s'", t, item)
+			return s, fmt.Errorf("unknown tag '%s' in selector '%s'", t, item)
 		case slices.Contains(s.tags, t):
-			return s, fmt.Errorf("log selection '%s' contains tag '%s' twice", item, t)
+			return s, fmt.Errorf("selector '%s' names tag '%s' twice", item, t)
 		}
 		s.tags = append(s.tags, t)
 	}

@@ -58,7 +58,7 @@ func parseDecorators(s string) (Decorators, error) {
 			if name == "" {
 				return 0, fmt.Errorf("empty decorator in '%s'", s)
 			}
-			return 0, fmt.Errorf("invalid decorator '%s'", name)
+			return 0, fmt.Errorf("unknown decorator '%s'", name)
 		}
 		d |= bit
 	}

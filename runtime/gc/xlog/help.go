@@ -9,71 +9,71 @@ import (
 // WriteHelp prints -Xlog:help: the grammar, levels, decorators, tags and
 // tag sets, outputs, output options and examples.
 func WriteHelp(w io.Writer) {
-	fmt.Fprint(w, `-Xlog Usage: -Xlog[:[what][:[output][:[decorators][:output-options]]]]
-	 where 'what' is a comma list of tag1[+tag2...][*][=level] or all[=level]
-	 NOTE: Unless wildcard (*) is specified, only log messages tagged with exactly the tags specified will be matched.
-	 An empty field takes its default: what all, output stdout, decorators uptime,level,tags.
+	fmt.Fprint(w, `Usage: -Xlog[:[what][:[output][:[decorators][:output-options]]]]
+  what        comma list of tag[+tag...][*][=level], or all[=level]
+              (a selector without * takes exactly its tag set, in any tag order;
+              with *, every tag set holding its tags; the last match wins)
+  output      stdout, stderr, file=<path> or <path>
+  decorators  comma list of the decorators below, or none
+An empty field means all, stdout and uptime,level,tags respectively.
 
-Available log levels:
+Levels, most severe first (a selector without one takes info):
  `)
 	fmt.Fprintln(w, strings.Join(levelNames[:], ", "))
-	fmt.Fprintln(w, " The default level of a selection is info.")
-	fmt.Fprint(w, "\nAvailable log decorators:\n ")
+	fmt.Fprint(w, "\nDecorators, name (abbreviation), in the order they are printed:\n ")
 	names := make([]string, len(decoratorNames))
 	for i, n := range decoratorNames {
 		names[i] = fmt.Sprintf("%s (%s)", n[0], n[1])
 	}
 	fmt.Fprintln(w, strings.Join(names, ", "))
-	fmt.Fprint(w, ` Decorators can also be specified as 'none' for no decoration.
- They are printed in this order, each in brackets, unpadded.
+	fmt.Fprint(w, ` Each is printed in brackets, without HotSpot's padding; none prints the bare message.
 
-Available log tags:
+Tags:
  `)
 	fmt.Fprintln(w, strings.Join(tags, ", "))
-	fmt.Fprint(w, ` Specifying 'all' instead of a tag combination matches all tag combinations.
- An unknown tag is an error; known tags in a combination that matches no
- tag set are a warning (nothing is logged for that selection).
+	fmt.Fprint(w, ` A tag not in this list is an error; a selector of known tags that matches
+ none of the tag sets below is a warning and selects nothing.
 
-Described tag sets:
+Tag sets minivm logs:
 `)
 	for _, ts := range tagSets {
 		fmt.Fprintf(w, " %s: %s\n", ts.label, ts.about)
 	}
 	fmt.Fprint(w, `
-Available log outputs:
- stdout/stderr
- file=<filename> (or a bare <filename>; quote it, file="a:b", if it holds a colon)
+Outputs:
+ stdout, stderr, file=<path> or a bare <path>; a path with a colon goes in
+ double quotes (file="a:b.log").
 `)
-	io.WriteString(w, "  If the filename contains %p, %t and/or %hn, they will expand to minivm's PID, startup timestamp and host name, respectively.\n")
+	io.WriteString(w, " In a path, %p becomes the process id, %t the start time and %hn the host name.\n")
 	fmt.Fprint(w, `
-Available log output options:
- foldmultilines=true|false - accepted; minivm's log lines are single lines.
+Output options (comma list; given when an output is first named, ignored
+with a warning later):
+ filecount=<0..1000>, filesize=<bytes, k, m or g>
+   checked for file outputs; minivm does not rotate, the file just grows
+ foldmultilines=true|false
+   checked; every minivm log line is a single line anyway
 
-Additional file output options:
- filesize=..       - Target byte size for log rotation (supports K/M/G suffix).
- filecount=..      - Number of files to keep in rotation (0..1000).
- Both are validated, but minivm does not rotate: the file grows without limit.
- Output options apply when an output is first named; later ones are ignored (a warning).
+Without -Xlog, stdout takes all=warning, and minivm logs nothing at warning
+or error. -Xlog:disable turns every output off, that default included.
+-verbose:gc is -Xlog:gc. Each -Xlog configures one output; naming it again
+sets the levels of the tag sets the new selectors match, keeps the others,
+and replaces its decorators.
 
-Without -Xlog, stdout logs all=warning (minivm logs nothing at warning or error).
--Xlog:disable turns off all logging, that default included; -verbose:gc is -Xlog:gc.
-Naming an output again reconfigures it: the tag sets the new selection names take
-its levels, the others keep theirs, and the new decorators replace the old.
-
-Some examples:
+Examples:
  -Xlog
-	 Log all messages up to 'info' level to stdout with 'uptime', 'level' and 'tags' decorations.
+     every tag set at info on stdout
  -Xlog:gc
-	 Log the [gc] pause lines (info) to stdout, with default decorations (GCViewer's input).
+     the [gc] pause lines that GCViewer reads, on stdout
  -Xlog:gc*:file=gc.log
-	 Log every gc tag set up to 'info' level to the file gc.log.
+     every tag set with gc, at info, in gc.log
  -Xlog:gc*=debug,gc+tlab=trace:stderr:uptimemillis,tid
-	 Everything gc up to 'debug', each thread's TLAB line too, on stderr with uptime in ms and thread id.
- -Xlog:gc+heap=info::time,uptime,level,tags
-	 Each space before and after a collection, on stdout, with wall-clock time.
- -Xlog:gc:stdout -Xlog:gc+stats,safepoint:file=stats.log:none
-	 Pause lines on stdout, minivm's metrics and safepoint lines undecorated in stats.log.
+     gc tag sets at debug and each thread's TLAB line, on stderr, with the
+     uptime in ms and the thread id
+ -Xlog:gc+heap::time,uptime,level,tags
+     each space before and after every collection, with wall-clock time
+ -Xlog:gc -Xlog:gc+stats,safepoint:file=stats.log:none
+     pause lines on stdout; metrics and safepoint lines, undecorated, in stats.log
  -Xlog:disable -Xlog:safepoint:stderr
-	 Turn off all logging, then log safepoint lines to stderr.
+     nothing but the safepoint lines, on stderr
 `)
 }

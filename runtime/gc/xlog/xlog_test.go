@@ -250,12 +250,12 @@ func TestWarnings(t *testing.T) {
 		specs []string
 		want  string
 	}{
-		{[]string{"heap"}, "no tag set matches selection 'heap' (did you mean 'heap*'?)"},
-		{[]string{"gc+init+tlab"}, "no tag set matches selection 'gc+init+tlab'"},
+		{[]string{"heap"}, "selector 'heap' matches no tag set (did you mean 'heap*'?)"},
+		{[]string{"gc+init+tlab"}, "selector 'gc+init+tlab' matches no tag set"},
 		{[]string{"tlab*"}, ""},
-		{[]string{"gc:stdout:uptime:foldmultilines=true:extra"}, "ignoring excess -Xlog options: 'extra'"},
-		{[]string{"gc:file=a.log::filecount=2", "gc+heap:a.log::filesize=1m"}, "output options for existing output 'file=a.log' are ignored"},
-		{[]string{"gc:stderr::foldmultilines=true", "gc+heap:stderr::foldmultilines=false"}, "output options for existing output 'stderr' are ignored"},
+		{[]string{"gc:stdout:uptime:foldmultilines=true:extra"}, "text after the fourth colon is ignored: 'extra'"},
+		{[]string{"gc:file=a.log::filecount=2", "gc+heap:a.log::filesize=1m"}, "output 'file=a.log' exists: its output options are ignored"},
+		{[]string{"gc:stderr::foldmultilines=true", "gc+heap:stderr::foldmultilines=false"}, "output 'stderr' exists: its output options are ignored"},
 	} {
 		_, w := run(t, append([]string{"!disable"}, tc.specs...)...)
 		if got := strings.Join(w, "; "); got != tc.want {
@@ -286,35 +286,35 @@ func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct {
 		spec, want string
 	}{
-		{"foo", "invalid tag 'foo' in log selection 'foo'"},
-		{"gc+foo", "invalid tag 'foo' in log selection 'gc+foo'"},
-		{"gc+tlabs", "invalid tag 'tlabs' in log selection 'gc+tlabs'"},
-		{"disable:stderr", "invalid tag 'disable' in log selection 'disable'"},
-		{"gc*+heap", "invalid tag 'gc*' in log selection 'gc*+heap'"},
-		{"gc**", "invalid tag 'gc*' in log selection 'gc**'"},
-		{"*", "empty tag in log selection '*'"},
-		{"gc+", "empty tag in log selection 'gc+'"},
-		{"+gc", "empty tag in log selection '+gc'"},
-		{"gc++heap", "empty tag in log selection 'gc++heap'"},
-		{"gc+gc", "log selection 'gc+gc' contains tag 'gc' twice"},
-		{"gc,", "empty log selection"},
-		{",gc", "empty log selection"},
-		{"gc,,heap", "empty log selection"},
-		{"gc=", "invalid level '' in log selection 'gc=' (want off, error, warning, info, debug or trace)"},
-		{"gc=verbose", "invalid level 'verbose' in log selection 'gc=verbose' (want off, error, warning, info, debug or trace)"},
-		{"gc=info=debug", "invalid level 'info=debug' in log selection 'gc=info=debug' (want off, error, warning, info, debug or trace)"},
-		{"=info", "empty tag in log selection '=info'"},
-		{"all*", "invalid tag 'all' in log selection 'all*'"},
+		{"foo", "unknown tag 'foo' in selector 'foo'"},
+		{"gc+foo", "unknown tag 'foo' in selector 'gc+foo'"},
+		{"gc+tlabs", "unknown tag 'tlabs' in selector 'gc+tlabs'"},
+		{"disable:stderr", "unknown tag 'disable' in selector 'disable'"},
+		{"gc*+heap", "unknown tag 'gc*' in selector 'gc*+heap'"},
+		{"gc**", "unknown tag 'gc*' in selector 'gc**'"},
+		{"*", "empty tag in selector '*'"},
+		{"gc+", "empty tag in selector 'gc+'"},
+		{"+gc", "empty tag in selector '+gc'"},
+		{"gc++heap", "empty tag in selector 'gc++heap'"},
+		{"gc+gc", "selector 'gc+gc' names tag 'gc' twice"},
+		{"gc,", "empty selector"},
+		{",gc", "empty selector"},
+		{"gc,,heap", "empty selector"},
+		{"gc=", "unknown level '' in selector 'gc=' (want off, error, warning, info, debug or trace)"},
+		{"gc=verbose", "unknown level 'verbose' in selector 'gc=verbose' (want off, error, warning, info, debug or trace)"},
+		{"gc=info=debug", "unknown level 'info=debug' in selector 'gc=info=debug' (want off, error, warning, info, debug or trace)"},
+		{"=info", "empty tag in selector '=info'"},
+		{"all*", "unknown tag 'all' in selector 'all*'"},
 		{"gc:file=", "missing file name in output 'file='"},
 		{`gc:file=""`, `missing file name in output 'file=""'`},
 		{"gc:socket=x", "invalid output 'socket=x' (want stdout, stderr, file=PATH or PATH)"},
-		{`gc:"a:b`, `missing terminating quote in '"a:b'`},
+		{`gc:"a:b`, `unterminated quote in '"a:b'`},
 		{`gc:file=a"b"`, `output 'file=a"b"' is partly quoted (quote the whole file name)`},
 		{`gc:"a"b`, `output '"a"b' is partly quoted (quote the whole file name)`},
-		{"gc::uptim", "invalid decorator 'uptim'"},
+		{"gc::uptim", "unknown decorator 'uptim'"},
 		{"gc::uptime,", "empty decorator in 'uptime,'"},
 		{"gc::,level", "empty decorator in ',level'"},
-		{"gc::none,level", "invalid decorator 'none'"},
+		{"gc::none,level", "unknown decorator 'none'"},
 		{"gc:a.log::filecount=", "invalid output option 'filecount=' (want key=value)"},
 		{"gc:a.log::filecount", "invalid output option 'filecount' (want key=value)"},
 		{"gc:a.log::filecount=x", "invalid output option 'filecount=x' (want a count in [0, 1000])"},
@@ -356,7 +356,7 @@ func TestHelp(t *testing.T) {
 	var b bytes.Buffer
 	WriteHelp(&b)
 	help := b.String()
-	for _, want := range []string{"-Xlog Usage: -Xlog[:[what][:[output][:[decorators][:output-options]]]]",
+	for _, want := range []string{"Usage: -Xlog[:[what][:[output][:[decorators][:output-options]]]]",
 		"off, error, warning, info, debug, trace", "uptimemillis (um)", "filecount=", "filesize=", "does not rotate", "-Xlog:disable"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("help lacks %q", want)
