@@ -148,10 +148,8 @@ func New(opts Options) (*VM, error) {
 		frames: make([]frame, initialFrames),
 	}
 	vm.initName = vm.nameID("init")
-	if opts.Heap.Log != nil && opts.Heap.Log == opts.Stdout {
-		// -Xlog:gc to stdout: interleave with program output in order.
-		opts.Heap.Log = vm.out
-	}
+	// -Xlog to stdout: interleave with program output in order.
+	opts.Heap.Log.Redirect(opts.Stdout, vm.out)
 	h, err := gc.New(opts.Heap, vm.machine)
 	if err != nil {
 		return nil, err

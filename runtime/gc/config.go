@@ -4,6 +4,7 @@ import (
 	"io"
 	"runtime"
 
+	"minivm/runtime/gc/xlog"
 	"minivm/runtime/mem"
 )
 
@@ -77,11 +78,10 @@ type Config struct {
 	WhitespaceRefreshThreshold uintptr // -XXgc:whitespaceRefreshThreshold: smallest whitelist block taken for a copyspace
 	MinReusableWhitespace      uintptr // -XXgc:minimumReusableWhitespace: remainders up to this size are holes
 
-	// Log receives HotSpot-style unified logging lines (-verbose:gc,
-	// -Xlog:gc); StatsFile receives JSON Lines (-Xgc:statsFile). Either may
-	// be nil.
-	Log       io.Writer
-	LogDetail bool // -Xlog:gc*: per-collection detail lines
+	// Log receives HotSpot unified-logging lines (-Xlog, -verbose:gc) at
+	// the levels and tag sets it is configured for; StatsFile receives
+	// JSON Lines (-Xgc:statsFile). Either may be nil.
+	Log       *xlog.Logger
 	StatsFile io.Writer
 
 	// Class-metadata sub-allocator below 4 GB (runtime/mem.Low4G). Zero
@@ -109,7 +109,6 @@ type Config struct {
 	TLABMaximumSize         uintptr // -Xgc:tlhMaximumSize: largest desired size (0: an eighth of the allocate space)
 	TLABWasteTargetPercent  int     // -XX:TLABWasteTargetPercent: waste target, 1..100 (0: 1)
 	TLABRefillWasteFraction int     // -XX:TLABRefillWasteFraction: refill waste limit = desired/N (0: 64)
-	LogTLAB                 bool    // -Xlog:gc+tlab: per-thread and totals lines at each collection
 
 	// MaxLiveThreads (-XX:MaxLiveThreads) bounds the mutator threads
 	// registered at once, the main one included (safepoint.go, NewMutator).

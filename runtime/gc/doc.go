@@ -100,7 +100,9 @@
 //	global.go, livemap.go   the global collector (compact) and its bitmaps
 //	mark.go                 its marking: orders, parallel markers, shared work
 //	verify.go               -Xcheck:gc
-//	stats.go, log.go, metadata_log.go   statistics and their output
+//	stats.go, log.go, heaplog.go, metadata_log.go   statistics and their
+//	                        output: JSON Lines and unified-logging lines, by tag
+//	                        set and level (package xlog: -Xlog's grammar)
 //	stats_on.go, stats_off.go   the gcnostats build tag (measuring what stats cost)
 //
 // The collectors stay in one package: they share unexported object and

@@ -92,6 +92,7 @@ type Heap struct {
 	onCarve func(r region, b block, want uintptr)
 
 	start         time.Time
+	lastStopEnd   time.Time // when the last collection ended ([safepoint] line, heaplog.go)
 	stressCount   int
 	allocsToCheck atomic.Int64 // stress: allocations left until the next forced collection
 	stats         heapStats

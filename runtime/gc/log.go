@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/klauspost/cpuid/v2"
+
+	"minivm/runtime/gc/xlog"
 )
 
 // Logging in the formats GC engineers already read: HotSpot unified
@@ -20,21 +22,30 @@ var CacheLineSize = func() int {
 	return 64
 }()
 
-// uptime returns the HotSpot "[0.123s]" decoration.
-func (h *Heap) uptime() string {
-	return fmt.Sprintf("[%.3fs]", time.Since(h.start).Seconds())
+// logging reports whether a line at level with the tag set tags (a
+// label registered in package xlog, "gc,heap") would be written; it is a
+// nil check when logging is off.
+func (h *Heap) logging(level xlog.Level, tags string) bool {
+	return h.cfg.Log.Enabled(level, tags)
 }
 
-func (h *Heap) logf(tags, format string, args ...any) {
-	if h.cfg.Log == nil {
-		return
+// logAt writes one log line at level.
+func (h *Heap) logAt(level xlog.Level, tags, format string, args ...any) {
+	if h.logging(level, tags) {
+		h.cfg.Log.Log(level, tags, fmt.Sprintf(format, args...))
 	}
-	fmt.Fprintf(h.cfg.Log, "%s[info][%s] %s\n", h.uptime(), tags, fmt.Sprintf(format, args...))
 }
 
-// LogInit writes the [gc,init] lines; the VM calls it once at start-up.
+// logf writes one log line at info, the level of every line GCViewer reads.
+func (h *Heap) logf(tags, format string, args ...any) {
+	h.logAt(xlog.Info, tags, format, args...)
+}
+
+// LogInit writes the start-up lines: HotSpot's [gc] "Using" line and the
+// [gc,init] configuration; the VM calls it once.
 func (h *Heap) LogInit() {
-	if h.cfg.Log == nil {
+	h.logf("gc", "Using %s", h.cfg.Collector)
+	if !h.logging(xlog.Info, "gc,init") {
 		return
 	}
 	semi := h.nurseryMid - h.nurseryLo
@@ -80,7 +91,12 @@ func (h *Heap) beginCollection(typ string, cause Cause) *CollectionStats {
 	} else {
 		h.stats.nurseryCount++
 	}
+	var before spaceUsage
+	if h.logging(xlog.Info, "gc,heap") {
+		before = h.spaceUsage()
+	}
 	return &CollectionStats{
+		before:     before,
 		GC:         h.stats.gcCount - 1,
 		Type:       typ,
 		Collector:  collector,
@@ -114,7 +130,8 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 	st.ContainLine = ws.containedPct(CacheLineSize)
 	st.HotContain64 = pct(ws.hotContained, ws.hotCopies)
 	st.Remembered = len(h.remembered)
-	st.TTSPUs = float64(h.takeTTSP().Nanoseconds()) / 1e3
+	ttsp := h.takeTTSP()
+	st.TTSPUs = float64(ttsp.Nanoseconds()) / 1e3
 	h.reportTLABs(st)
 	h.resizeTLABs()
 
@@ -124,32 +141,7 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 		h.stats.total.add(ws)
 	}
 
-	if h.cfg.Log != nil {
-		kind := "Pause Young"
-		if st.Type == "global" {
-			kind = "Pause Full"
-		}
-		h.logf("gc", "GC(%d) %s (%s) %s->%s(%s) %.3fms", st.GC, kind, st.Cause,
-			sizeM(st.HeapBefore), sizeM(st.HeapAfter), sizeM(st.HeapCommitted), st.PauseMs)
-		h.logf("gc,stats", "GC(%d) collector=%s copied=%dB objects=%d survivor=%dB tenured=%dB kb/ms=%.1f inside=%.1f%% small=%.1f%% contained64/128/256/line=%.1f/%.1f/%.1f/%.1f%% hot_contain_64=%.1f%% remembered=%d",
-			st.GC, st.Collector, st.CopiedBytes, st.CopiedObjects, st.SurvivorBytes, st.TenuredBytes,
-			st.KBPerMs, st.InsidePct, st.SmallPct, st.Contain64, st.Contain128, st.Contain256, st.ContainLine, st.HotContain64, st.Remembered)
-		if ev := st.EvacuatorStats; ev != nil {
-			h.logf("gc,stats", "GC(%d) evacuator stack_overflows=%d flush_overflow=%d flush_stall=%d discarded=%dB recycled=%dB activations=%v",
-				st.GC, ev.StackOverflows, ev.FlushOverflow, ev.FlushStall, st.DiscardedBytes, st.RecycledBytes, ev.StackActivations)
-		}
-		if gs := st.GlobalStats; gs != nil {
-			h.logf("gc,stats", "GC(%d) mark=%.3fms compact=%.3fms marked=%dB objects=%d threads=%d",
-				st.GC, gs.MarkMs, gs.CompactMs, gs.MarkedBytes, gs.MarkedObjects, st.Threads)
-		}
-		if h.cfg.LogDetail {
-			h.logf("gc,stats", "GC(%d) scanned=%dB cpu=%.0f%% threads=%d stall=%.0fus stalls=%d ttsp=%.0fus unloaded=%d classes=%d tlab_refills=%d tlab_waste=%.1f%% tlab_slow_allocs=%d hot_arcs=%d",
-				st.GC, st.ScannedBytes, st.CPUPct, st.Threads, st.StallUs, st.Stalls, st.TTSPUs, st.unloaded, len(h.classMetas), st.TLABRefills, st.TLABWastePct, st.TLABSlowAllocs, ws.hotCopies)
-			if st.workers != "" {
-				h.logf("gc,stats", "GC(%d) copied by worker: %s", st.GC, st.workers)
-			}
-		}
-	}
+	h.logCollection(st, pause, ttsp, ws)
 	writeJSON(h.cfg.StatsFile, st)
 }
 
@@ -176,8 +168,9 @@ func (h *Heap) Finish() {
 	if h.stats.nurseryMs > 0 {
 		s.KBPerMs = float64(t.copiedBytes()) / 1024 / h.stats.nurseryMs
 	}
-	h.logf("gc", "Summary: %d collections (%d nursery, %d global) %.3fms, %d classes unloaded",
+	h.logf("gc,stats", "Summary: %d collections (%d nursery, %d global) %.3fms, %d classes unloaded",
 		s.GCCount, s.NurseryCount, s.GlobalCount, s.GCMs, h.stats.classesUnloaded)
+	h.logHeapAtExit()
 	h.logMetadata()
 	writeJSON(h.cfg.StatsFile, s)
 }

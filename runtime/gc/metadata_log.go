@@ -3,6 +3,7 @@ package gc
 import (
 	"fmt"
 
+	"minivm/runtime/gc/xlog"
 	"minivm/runtime/mem"
 )
 
@@ -14,9 +15,15 @@ import (
 //
 // Sizes are whole bytes (B) below 10K, then K below 10M, then M.
 func (h *Heap) logMetadata() {
-	if h.cfg.Log == nil || h.metaArena == nil {
-		return
+	if h.logging(xlog.Info, "gc,metadata") && h.metaArena != nil {
+		h.logMetadataArena()
 	}
+	if h.logging(xlog.Info, "gc,pretouch") {
+		h.logPretouch()
+	}
+}
+
+func (h *Heap) logMetadataArena() {
 	st := h.metaArena.Stats()
 	search := "quick"
 	if h.cfg.SuballocatorBruteForce {
@@ -26,6 +33,9 @@ func (h *Heap) logMetadata() {
 		st.Regions, st.LargeRegions, st.Released, sizeB(st.Reserved), sizeB(st.Committed),
 		sizeB(st.PeakCommitted), sizeB(st.Used), st.Blocks, st.FreeBlocks, sizeB(st.Free),
 		st.Fragmentation, st.Joins, st.Rebuilds, search, st.ReserveMs)
+}
+
+func (h *Heap) logPretouch() {
 	switch {
 	case h.pretoucher != nil:
 		h.logf("gc,pretouch", "Pretouch: mode=background touched=%s pending=%s", sizeB(h.pretoucher.Touched()), sizeB(h.pretoucher.Pending()))

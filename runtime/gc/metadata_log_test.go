@@ -13,7 +13,7 @@ import (
 // segment map's FindStart) and the [gc,metadata] line.
 func TestMetadataSubAllocator(t *testing.T) {
 	var log bytes.Buffer
-	h, err := New(Config{MaxHeap: 16 << 20, NurserySize: 1 << 20, Verify: true, Log: &log,
+	h, err := New(Config{MaxHeap: 16 << 20, NurserySize: 1 << 20, Verify: true, Log: testLogger(t, &log, "gc*"),
 		SuballocatorInitialSize: 16 << 10, SuballocatorCommitSize: 4 << 10, SuballocatorIncrementSize: 8 << 10}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +67,7 @@ func TestPretouchModesHeap(t *testing.T) {
 		{AlwaysPreTouch: true, GCThreads: 2},
 	} {
 		var log bytes.Buffer
-		c.MaxHeap, c.NurserySize, c.InitialHeap, c.Log = 64<<20, 2<<20, 16<<20, &log
+		c.MaxHeap, c.NurserySize, c.InitialHeap, c.Log = 64<<20, 2<<20, 16<<20, testLogger(t, &log, "gc*")
 		h, err := New(c, nil)
 		if err != nil {
 			t.Fatal(err)

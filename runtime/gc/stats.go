@@ -164,8 +164,9 @@ type CollectionStats struct {
 	*EvacuatorStats // recursive collections only
 	*GlobalStats    // global collections only
 
-	unloaded int    // classes unloaded (logged in the detail line)
-	workers  string // per-worker copied bytes (detail line)
+	unloaded int        // classes unloaded (logged in the detail line)
+	workers  string     // per-worker copied bytes (detail line)
+	before   spaceUsage // the spaces at the start, for [gc,heap] (heaplog.go)
 }
 
 // EvacuatorStats are the evacuator's extra metrics.

@@ -1,8 +1,11 @@
 package gc
 
+import "minivm/runtime/gc/xlog"
+
 // TLAB accounting at collections, as HotSpot does it: at the start every
 // thread's TLAB is retired (its tail is gc waste), its statistics are
-// logged (-Xlog:gc+tlab, HotSpot's print_stats("gc") and totals lines) and
+// logged (HotSpot's print_stats("gc") lines at gc+tlab=trace, the totals
+// line at gc+tlab=debug) and
 // folded into the totals, and its allocation fraction is sampled; after
 // the collection every desired size is recomputed (resize).
 
@@ -52,8 +55,8 @@ func (h *Heap) retireTLABs() {
 	for _, m := range h.sp.mutators {
 		t := &m.tlab
 		m.retireTLAB()
-		if h.cfg.LogTLAB {
-			h.logf("gc,tlab", "GC(%d) TLAB: gc thread: %#016x [id: %2d] desired_size: %dKB slow allocs: %d  refill waste: %dB alloc:%8.5f %8.0fKB refills: %d waste %4.1f%% gc: %dB slow: %dB",
+		if h.logging(xlog.Trace, "gc,tlab") {
+			h.logAt(xlog.Trace, "gc,tlab", "GC(%d) TLAB: gc thread: %#016x [id: %2d] desired_size: %dKB slow allocs: %d  refill waste: %dB alloc:%8.5f %8.0fKB refills: %d waste %4.1f%% gc: %dB slow: %dB",
 				gc, 0x7f0000000000+uintptr(m.id)<<12, m.id, t.desired>>10, t.slowAllocs, t.refillWasteLimit,
 				t.allocFraction.avg, t.allocFraction.avg*float64(used)/1024, t.refills, t.wastePct(),
 				t.gcWaste, t.refillWaste)
@@ -67,8 +70,8 @@ func (h *Heap) retireTLABs() {
 	if p.enabled {
 		p.allocatingThreads.sample(float64(max(s.threads, 1)), tlabAllocationWeight)
 	}
-	if h.cfg.LogTLAB {
-		h.logf("gc,tlab", "GC(%d) TLAB totals: thrds: %d  refills: %d max: %d slow allocs: %d max %d waste: %4.1f%% gc: %dB max: %dB slow: %dB max: %dB",
+	if h.logging(xlog.Debug, "gc,tlab") {
+		h.logAt(xlog.Debug, "gc,tlab", "GC(%d) TLAB totals: thrds: %d  refills: %d max: %d slow allocs: %d max %d waste: %4.1f%% gc: %dB max: %dB slow: %dB max: %dB",
 			gc, s.threads, s.refills, s.maxRefills, s.slowAllocs, s.maxSlowAllocs, s.wastePct(),
 			s.gcWaste, s.maxGCWaste, s.refillWaste, s.maxRefillWaste)
 	}

@@ -34,8 +34,10 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"time"
 
 	"minivm/interp"
+	"minivm/runtime/gc/xlog"
 )
 
 // Version is minivm's version.
@@ -74,6 +76,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "minivm: %v\n", err)
 		return ExitUsage
 	}
+	for _, w := range inv.warnings {
+		fmt.Fprintf(stderr, "minivm: warning: %s\n", w)
+	}
 	switch inv.action {
 	case actVersion:
 		return writeInfo(stdout, stderr, func(w io.Writer) {
@@ -84,6 +89,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return writeInfo(stdout, stderr, writeHelp)
 	case actListX:
 		return writeInfo(stdout, stderr, writeXHelp)
+	case actXlogHelp:
+		return writeInfo(stdout, stderr, xlog.WriteHelp)
 	}
 
 	// Read the script before creating any output file, so a mistyped
@@ -175,18 +182,13 @@ type outputFile struct {
 // its output can recognize it and keep log lines and program output in
 // order.
 func (o *outputs) open(s *settings, stdout, stderr io.Writer) error {
-	switch s.log.kind {
-	case "stdout":
-		s.cfg.Log = stdout
-	case "stderr":
-		s.cfg.Log = stderr
-	case "file":
-		w, err := o.create("log file", s.log.path)
-		if err != nil {
-			return err
-		}
-		s.cfg.Log = w
+	log, err := s.log.Open(stdout, stderr, func(path string) (io.Writer, error) {
+		return o.create("log file", path)
+	}, time.Now())
+	if err != nil {
+		return err
 	}
+	s.cfg.Log = log
 	if s.statsPath != "" {
 		w, err := o.create("stats file", s.statsPath)
 		if err != nil {

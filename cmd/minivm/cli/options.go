@@ -12,7 +12,8 @@ package cli
 //
 // Spelling follows OpenJ9 and HotSpot: sizes are glued to the option
 // (-Xmx512m), numbers follow '=' or are glued (-Xgc:scvTenureAge=4,
-// -Xgcthreads2), -Xlog takes HotSpot's "selector[:output]" form.
+// -Xgcthreads2), -Xlog takes HotSpot's unified-logging grammar
+// (runtime/gc/xlog).
 
 import (
 	"errors"
@@ -25,6 +26,7 @@ import (
 	"strings"
 
 	"minivm/runtime/gc"
+	"minivm/runtime/gc/xlog"
 	"minivm/runtime/mem"
 )
 
@@ -36,6 +38,7 @@ const (
 	kindSize             // name<size>: Java size syntax, -Xmx512m
 	kindInt              // name<n>: a decimal integer in [lo, hi]
 	kindText             // name<text>: non-empty text checked by the setter
+	kindTail             // name<text>: any text, empty included, checked by the setter
 )
 
 // An option is one row of the option table.
@@ -63,17 +66,12 @@ type option struct {
 type action int
 
 const (
-	actRun     action = iota // run a script, or the REPL
-	actVersion               // -version
-	actHelp                  // -help
-	actListX                 // -X
+	actRun      action = iota // run a script, or the REPL
+	actVersion                // -version
+	actHelp                   // -help
+	actListX                  // -X
+	actXlogHelp               // -Xlog:help
 )
-
-// logDest is where GC log lines go.
-type logDest struct {
-	kind string // "", "stdout", "stderr" or "file"
-	path string // kind == "file"
-}
 
 // settings collects what the options set.
 type settings struct {
@@ -84,7 +82,8 @@ type settings struct {
 	// shrink with a small -Xmx instead of contradicting it.
 	msSet, mnSet bool
 
-	log       logDest
+	log       *xlog.Config // the -Xlog options, applied in order
+	warnings  []string     // printed on stderr before the run
 	statsPath string
 
 	// The most bytes a script (or one REPL line) may have.
@@ -109,8 +108,8 @@ var options = []option{
 		help: "list the -X options with their defaults and exit",
 		flag: func(s *settings) { s.setAction(actListX) }},
 	{name: "-verbose:gc", kind: kindFlag,
-		help: "log each collection on stderr (HotSpot unified-logging lines)",
-		flag: func(s *settings) { s.log = logDest{kind: "stderr"} }},
+		help: "log each collection on stdout (HotSpot's -Xlog:gc)",
+		flag: func(s *settings) { s.log.VerboseGC() }},
 
 	// Heap sizes.
 	{name: "-Xmx", kind: kindSize, meta: "<size>", xopt: true,
@@ -340,40 +339,25 @@ var options = []option{
 		num:  func(s *settings, n int) { s.cfg.StressInterval = n }},
 
 	// Logs and statistics.
-	{name: "-Xlog:gc", kind: kindFlag, xopt: true,
-		help: "log each collection on stdout",
-		def:  func(gc.Config) string { return "off" },
-		flag: func(s *settings) { s.log, s.cfg.LogDetail = logDest{kind: "stdout"}, false }},
-	{name: "-Xlog:gc*", kind: kindFlag, xopt: true,
-		help: "log each collection with detail lines on stdout",
-		flag: func(s *settings) { s.log, s.cfg.LogDetail = logDest{kind: "stdout"}, true }},
-	{name: "-Xlog:gc:", kind: kindText, meta: "<output>", xopt: true,
-		help: "log each collection to stdout, stderr or file=<path>",
-		text: func(s *settings, v string) (err error) {
-			s.cfg.LogDetail = false
-			s.log, err = parseLogOutput(v)
-			return err
-		}},
-	{name: "-Xlog:gc*:", kind: kindText, meta: "<output>", xopt: true,
-		help: "log each collection with detail lines to stdout, stderr or file=<path>",
-		text: func(s *settings, v string) (err error) {
-			s.cfg.LogDetail = true
-			s.log, err = parseLogOutput(v)
-			return err
-		}},
-	// Unlike -Xlog:gc and -Xlog:gc*, which choose between each other,
-	// -Xlog:gc+tlab adds a tag set: it keeps the detail level and any
-	// output chosen before it (stdout otherwise), as HotSpot combines
-	// several -Xlog options.
-	{name: "-Xlog:gc+tlab", kind: kindFlag, xopt: true,
-		help: "add each thread's TLAB statistics ([gc,tlab] lines) to the GC log, on stdout if no other option chose its output",
-		def:  func(d gc.Config) string { return onOff(d.LogTLAB) },
-		flag: func(s *settings) {
-			s.cfg.LogTLAB = true
-			if s.log.kind == "" {
-				s.log = logDest{kind: "stdout"}
+	{name: "-Xlog", kind: kindTail, meta: "[:<spec>]", xopt: true,
+		help: "HotSpot unified logging, spec = [what][:[output][:[decorators][:output-options]]]: what = tag[+tag...][*][=level],... or all; output = stdout, stderr, file=<path>; decorators = uptime,level,tags,... or none; each -Xlog configures one output (-Xlog:help lists tags, levels, decorators, options and examples)",
+		def:  func(gc.Config) string { return "all=warning on stdout; bare -Xlog: all=info" },
+		text: func(s *settings, v string) error {
+			if v != "" && v[0] != ':' {
+				return errors.New("want -Xlog or -Xlog:<what>[:<output>[:<decorators>[:<output-options>]]]")
 			}
+			warnings, err := s.log.Parse(strings.TrimPrefix(v, ":"))
+			for _, w := range warnings {
+				s.warnings = append(s.warnings, fmt.Sprintf("-Xlog%s: %s", v, w))
+			}
+			return err
 		}},
+	{name: "-Xlog:disable", kind: kindFlag, xopt: true,
+		help: "turn off all logging, the default warning output and earlier -Xlog options included",
+		flag: func(s *settings) { s.log.Disable() }},
+	{name: "-Xlog:help", kind: kindFlag, xopt: true,
+		help: "print the -Xlog grammar, tags, levels, decorators, outputs and examples, and exit",
+		flag: func(s *settings) { s.setAction(actXlogHelp) }},
 	{name: "-Xgc:statsFile=", kind: kindText, meta: "<path>", xopt: true,
 		help: "write per-collection statistics as JSON Lines to path",
 		def:  func(gc.Config) string { return "off" },
@@ -429,21 +413,6 @@ func onOff(b bool) string {
 		return "on"
 	}
 	return "off"
-}
-
-// parseLogOutput parses the output part of -Xlog:gc:<output>: stdout,
-// stderr, file=<path>, or (as HotSpot accepts) a bare path.
-func parseLogOutput(v string) (logDest, error) {
-	switch {
-	case v == "stdout" || v == "stderr":
-		return logDest{kind: v}, nil
-	case strings.HasPrefix(v, "file="):
-		if v == "file=" {
-			return logDest{}, errors.New("missing file name")
-		}
-		return logDest{kind: "file", path: strings.TrimPrefix(v, "file=")}, nil
-	}
-	return logDest{kind: "file", path: v}, nil
 }
 
 // usageError is a bad command line: printed as one line, exit code 64.
@@ -503,8 +472,8 @@ func (o *option) apply(s *settings, arg, val string) error {
 			return usagef("%s out of range %s", arg, o.rangeString())
 		}
 		o.num(s, n)
-	case kindText:
-		if val == "" {
+	case kindText, kindTail:
+		if val == "" && o.kind == kindText {
 			return usagef("missing value in '%s' (want %s%s)", arg, o.name, o.meta)
 		}
 		if err := o.text(s, val); err != nil {
@@ -578,7 +547,7 @@ type invocation struct {
 // against each other, whatever the action: -version after a bad option
 // is a usage error, as in Java.
 func parse(args []string) (*invocation, error) {
-	inv := &invocation{settings: settings{cfg: gc.DefaultConfig(), maxScriptSize: defaultMaxScriptSize}}
+	inv := &invocation{settings: settings{cfg: gc.DefaultConfig(), log: xlog.NewConfig(), maxScriptSize: defaultMaxScriptSize}}
 	i := 0
 	for ; i < len(args); i++ {
 		arg := args[i]

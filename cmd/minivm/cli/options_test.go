@@ -2,12 +2,16 @@ package cli
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"minivm/runtime/gc"
+	"minivm/runtime/gc/xlog"
 )
 
 // Every row must carry the setter its kind needs, and nothing else, and
@@ -30,7 +34,7 @@ func TestOptionTable(t *testing.T) {
 			want = o.size != nil
 		case kindInt:
 			want = o.num != nil && (o.hi == 0 || o.lo <= o.hi)
-		case kindText:
+		case kindText, kindTail:
 			want = o.text != nil
 		}
 		if !want || setters != 1 {
@@ -135,11 +139,8 @@ func TestParseSetsConfig(t *testing.T) {
 		{[]string{"-Xgc:stress=50"}, func(c gc.Config) bool { return c.StressInterval == 50 }},
 		{[]string{"-Xcheck:gc"}, func(c gc.Config) bool { return c.Verify }},
 		{[]string{"-Xgcthreads4"}, func(c gc.Config) bool { return c.GCThreads == 4 }},
-		{[]string{"-Xlog:gc*"}, func(c gc.Config) bool { return c.LogDetail }},
-		{[]string{"-Xlog:gc*", "-Xlog:gc"}, func(c gc.Config) bool { return !c.LogDetail }},
-		{[]string{"-Xlog:gc*:stderr"}, func(c gc.Config) bool { return c.LogDetail }},
 		{nil, func(c gc.Config) bool {
-			return !c.NoTLAB && !c.NoResizeTLAB && !c.LogTLAB && c.TLABInitialSize == 0 && c.TLABMaximumSize == 0 &&
+			return !c.NoTLAB && !c.NoResizeTLAB && c.TLABInitialSize == 0 && c.TLABMaximumSize == 0 &&
 				c.TLABWasteTargetPercent == 1 && c.TLABRefillWasteFraction == 64 // HotSpot's
 		}},
 		{[]string{"-Xgc:tlhInitialSize=2k", "-Xgc:tlhMaximumSize=1M"}, func(c gc.Config) bool {
@@ -151,9 +152,6 @@ func TestParseSetsConfig(t *testing.T) {
 		{[]string{"-XX:-ResizeTLAB", "-XX:+ResizeTLAB"}, func(c gc.Config) bool { return !c.NoResizeTLAB }},
 		{[]string{"-XX:TLABWasteTargetPercent=100"}, func(c gc.Config) bool { return c.TLABWasteTargetPercent == 100 }},
 		{[]string{"-XX:TLABRefillWasteFraction=1"}, func(c gc.Config) bool { return c.TLABRefillWasteFraction == 1 }},
-		{[]string{"-Xlog:gc+tlab"}, func(c gc.Config) bool { return c.LogTLAB && !c.LogDetail }},
-		{[]string{"-Xlog:gc*", "-Xlog:gc+tlab"}, func(c gc.Config) bool { return c.LogTLAB && c.LogDetail }},
-		{[]string{"-Xlog:gc+tlab", "-Xlog:gc"}, func(c gc.Config) bool { return c.LogTLAB && !c.LogDetail }},
 	} {
 		inv, err := parse(append(tc.args, "x.lox"))
 		if err != nil {
@@ -166,51 +164,71 @@ func TestParseSetsConfig(t *testing.T) {
 	}
 }
 
-func TestParseLogDest(t *testing.T) {
+// logged parses a command line, opens its log on buffers and logs a line
+// at info for gc and gc,heap and at trace for gc,tlab; it returns what
+// stdout, stderr and each file received (uptimes removed), and the
+// warnings.
+func logged(t *testing.T, args ...string) (map[string]string, []string) {
+	t.Helper()
+	inv, err := parse(append(args, "x.lox"))
+	if err != nil {
+		t.Fatalf("%q: %v", args, err)
+	}
+	bufs := map[string]*bytes.Buffer{"stdout": {}, "stderr": {}}
+	l, err := inv.log.Open(bufs["stdout"], bufs["stderr"], func(path string) (io.Writer, error) {
+		bufs[path] = &bytes.Buffer{}
+		return bufs[path], nil
+	}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Log(xlog.Info, "gc", "pause")
+	l.Log(xlog.Info, "gc,heap", "heap")
+	l.Log(xlog.Trace, "gc,tlab", "tlab")
+	out := map[string]string{}
+	for k, b := range bufs {
+		out[k] = regexp.MustCompile(`(?m)^\[[0-9.]+s\]`).ReplaceAllString(b.String(), "")
+	}
+	return out, inv.warnings
+}
+
+// The -Xlog options and -verbose:gc reach the outputs they name.
+func TestLogOptions(t *testing.T) {
 	for _, tc := range []struct {
-		arg  string
-		want logDest
+		args []string
+		want map[string]string
 	}{
-		{"-verbose:gc", logDest{kind: "stderr"}},
-		{"-Xlog:gc", logDest{kind: "stdout"}},
-		{"-Xlog:gc*", logDest{kind: "stdout"}},
-		{"-Xlog:gc:stdout", logDest{kind: "stdout"}},
-		{"-Xlog:gc:stderr", logDest{kind: "stderr"}},
-		{"-Xlog:gc:file=a/gc.log", logDest{kind: "file", path: "a/gc.log"}},
-		{"-Xlog:gc*:file=gc.log", logDest{kind: "file", path: "gc.log"}},
-		{"-Xlog:gc:gc.log", logDest{kind: "file", path: "gc.log"}},
-		{"-Xlog:gc+tlab", logDest{kind: "stdout"}},
+		{nil, map[string]string{"stdout": "", "stderr": ""}},
+		{[]string{"-verbose:gc"}, map[string]string{"stdout": "[info][gc] pause\n", "stderr": ""}},
+		{[]string{"-Xlog:gc"}, map[string]string{"stdout": "[info][gc] pause\n", "stderr": ""}},
+		{[]string{"-Xlog:gc*"}, map[string]string{"stdout": "[info][gc] pause\n[info][gc,heap] heap\n", "stderr": ""}},
+		{[]string{"-Xlog"}, map[string]string{"stdout": "[info][gc] pause\n[info][gc,heap] heap\n", "stderr": ""}},
+		{[]string{"-Xlog:gc+tlab=trace:stderr"}, map[string]string{"stdout": "", "stderr": "[trace][gc,tlab] tlab\n"}},
+		{[]string{"-Xlog:gc+tlab"}, map[string]string{"stdout": "", "stderr": ""}},
+		{[]string{"-Xlog:gc:file=gc.log", "-Xlog:gc+heap:gc.log"}, map[string]string{"stdout": "", "stderr": "", "gc.log": "[info][gc] pause\n[info][gc,heap] heap\n"}},
+		{[]string{"-Xlog:gc", "-Xlog:gc+heap:file=h.log::filecount=1"}, map[string]string{"stdout": "[info][gc] pause\n", "stderr": "", "h.log": "[info][gc,heap] heap\n"}},
+		{[]string{"-Xlog:gc:stderr", "-Xlog:disable", "-Xlog:gc+heap"}, map[string]string{"stdout": "[info][gc,heap] heap\n", "stderr": ""}},
+		{[]string{"-Xlog:gc*", "-Xlog:disable"}, map[string]string{"stdout": "", "stderr": ""}},
+		{[]string{"-Xlog:gc::none"}, map[string]string{"stdout": "pause\n", "stderr": ""}},
 	} {
-		inv, err := parse([]string{tc.arg, "x.lox"})
-		if err != nil {
-			t.Errorf("%s: %v", tc.arg, err)
+		got, _ := logged(t, tc.args...)
+		if len(got) != len(tc.want) {
+			t.Errorf("%q: outputs %q, want %q", tc.args, got, tc.want)
 			continue
 		}
-		if inv.log != tc.want {
-			t.Errorf("%s: log %+v, want %+v", tc.arg, inv.log, tc.want)
+		for k, w := range tc.want {
+			if got[k] != w {
+				t.Errorf("%q: %s got %q, want %q", tc.args, k, got[k], w)
+			}
 		}
 	}
 }
 
-// -Xlog:gc+tlab adds the [gc,tlab] lines to whatever output an earlier
-// option chose.
-func TestLogTLABKeepsOutput(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want logDest
-	}{
-		{[]string{"-verbose:gc", "-Xlog:gc+tlab"}, logDest{kind: "stderr"}},
-		{[]string{"-Xlog:gc:file=gc.log", "-Xlog:gc+tlab"}, logDest{kind: "file", path: "gc.log"}},
-		{[]string{"-Xlog:gc+tlab", "-Xlog:gc:stderr"}, logDest{kind: "stderr"}},
-	} {
-		inv, err := parse(append(tc.args, "x.lox"))
-		if err != nil {
-			t.Errorf("%q: %v", tc.args, err)
-			continue
-		}
-		if inv.log != tc.want || !inv.cfg.LogTLAB {
-			t.Errorf("%q: log %+v, LogTLAB %v; want %+v, true", tc.args, inv.log, inv.cfg.LogTLAB, tc.want)
-		}
+// HotSpot's warnings are warnings, naming the option they concern.
+func TestLogWarnings(t *testing.T) {
+	_, w := logged(t, "-Xlog:heap=debug")
+	if len(w) != 1 || w[0] != "-Xlog:heap=debug: selector 'heap' matches no tag set (did you mean 'heap*'?)" {
+		t.Errorf("warnings %q", w)
 	}
 }
 
@@ -232,6 +250,7 @@ func TestParseScriptAndArgs(t *testing.T) {
 		{[]string{"-h"}, "", nil, actHelp},
 		{[]string{"--help"}, "", nil, actHelp},
 		{[]string{"-X"}, "", nil, actListX},
+		{[]string{"-Xlog:help"}, "", nil, actXlogHelp},
 	} {
 		inv, err := parse(tc.args)
 		if err != nil {
@@ -262,7 +281,13 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"-Xgc:stress=0"}, "-Xgc:stress=0 out of range [1, ...]"},
 		{[]string{"-Xgcthreads65"}, "-Xgcthreads65 out of range [1, 64]"},
 		{[]string{"-Xgc:statsFile="}, "missing value in '-Xgc:statsFile=' (want -Xgc:statsFile=<path>)"},
-		{[]string{"-Xlog:gc:file="}, "invalid option '-Xlog:gc:file=': missing file name"},
+		{[]string{"-Xlog:gc:file="}, "invalid option '-Xlog:gc:file=': missing file name in output 'file='"},
+		{[]string{"-Xlog:gc+foo"}, "invalid option '-Xlog:gc+foo': unknown tag 'foo' in selector 'gc+foo'"},
+		{[]string{"-Xlog:gc=loud"}, "invalid option '-Xlog:gc=loud': unknown level 'loud' in selector 'gc=loud' (want off, error, warning, info, debug or trace)"},
+		{[]string{"-Xlog:gc::uptime,pids"}, "invalid option '-Xlog:gc::uptime,pids': unknown decorator 'pids'"},
+		{[]string{"-Xlog:gc:a.log::filesize=big"}, "invalid option '-Xlog:gc:a.log::filesize=big': invalid output option 'filesize=big' (want a size such as 1048576, 512k, 20m, 1g)"},
+		{[]string{"-Xlogfoo"}, "invalid option '-Xlogfoo': want -Xlog or -Xlog:<what>[:<output>[:<decorators>[:<output-options>]]]"},
+		{[]string{"-Xlog:help=debug"}, "invalid option '-Xlog:help=debug': unknown tag 'help' in selector 'help=debug'"},
 		{[]string{"-XX:TLABWasteTargetPercent=0"}, "-XX:TLABWasteTargetPercent=0 out of range [1, 100]"},
 		{[]string{"-XX:TLABWasteTargetPercent=101"}, "-XX:TLABWasteTargetPercent=101 out of range [1, 100]"},
 		{[]string{"-XX:TLABWasteTargetPercent=abc"}, "invalid number '-XX:TLABWasteTargetPercent=abc' (want an integer in [1, 100])"},
@@ -321,6 +346,8 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"-version"}, 0, "minivm version " + Version + "\n", ""},
 		{[]string{"-help"}, 0, "Usage: minivm", ""},
 		{[]string{"-X"}, 0, "The -X options", ""},
+		{[]string{"-Xlog:help"}, 0, "Usage: -Xlog[:[what][:[output][:[decorators][:output-options]]]]", ""},
+		{[]string{"-Xlog:heap", "-version"}, 0, "minivm version", "minivm: warning: -Xlog:heap: selector 'heap' matches no tag set (did you mean 'heap*'?)\n"},
 		{[]string{"-Xfoo"}, ExitUsage, "", "minivm: unrecognized option '-Xfoo'\n"},
 		{[]string{filepath.Join(dir, "none.lox")}, ExitIOErr, "", "minivm: cannot open script '" + filepath.Join(dir, "none.lox") + "': no such file or directory\n"},
 		{[]string{"-Xgc:statsFile=" + filepath.Join(dir, "no", "s"), "x.lox"}, ExitIOErr, "", "minivm: cannot open script 'x.lox'"},
