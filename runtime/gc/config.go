@@ -79,6 +79,9 @@ type Config struct {
 	Log       io.Writer
 	LogDetail bool // -Xlog:gc*: per-collection detail lines
 	StatsFile io.Writer
+	// TraceFile receives the run's Chrome Trace Event JSON at exit
+	// (-Xgc:traceFile, trace.go); nil for no tracing.
+	TraceFile io.Writer
 
 	// Class-metadata sub-allocator below 4 GB (runtime/mem.Low4G). Zero
 	// sizes take the mem.DefaultSuballocator* defaults.

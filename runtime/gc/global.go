@@ -1,9 +1,6 @@
 package gc
 
-import (
-	"time"
-	"unsafe"
-)
+import "unsafe"
 
 // The global collector: mark the whole heap, then slide every live object
 // down to the bottom of tenure (Lisp-2 compaction, forwarding computed from
@@ -43,13 +40,15 @@ func (h *Heap) collectGlobal(cause Cause) {
 	if h.cfg.Verify {
 		h.verify(st.GC, "before global collection")
 	}
-	start := time.Now()
+	ph := h.beginPhases(st.GC)
 	h.dropTenureWhitespace()
 
 	tenure, nursery := &h.global.tenureMap, &h.global.nurseryMap
 	tenure.reset(h.tenureLo, h.tenureTop)
 	nursery.reset(h.allocLo, h.allocTop)
+	ph.end("Pre Compact", "pre_ms")
 	h.markAll(tenure, nursery)
+	ph.end("Marking Phase", "marking_ms")
 
 	tenureLive := tenure.summarize()
 	nurseryLive := nursery.summarize()
@@ -61,6 +60,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 	} else {
 		nursery.identity = true
 	}
+	ph.end("Summary Phase", "summary_ms")
 	newRef := func(r Ref) Ref {
 		off := uintptr(r) << 3
 		switch {
@@ -98,17 +98,21 @@ func (h *Heap) collectGlobal(cause Cause) {
 			}
 		})
 	}
-	unloaded := h.clearClassTable(func(r Ref) (Ref, bool) {
+	dead := h.clearClassTable(func(r Ref) (Ref, bool) {
 		if *h.word(r, 0)&hdrMarked == 0 {
 			return 0, false
 		}
 		return newRef(r), true
 	})
-	st.unloaded = unloaded
+	u := h.clock()
+	st.unloaded = h.unloadClasses(dead)
+	ph.sub("Class Unloading", "unloading_ms", u, h.clock())
+	ph.end("Adjust Roots", "adjust_ms")
 
 	// Move.
 	h.slide(tenure)
 	h.slide(nursery)
+	ph.end("Compaction Phase", "compaction_ms")
 	h.tenureTop = h.tenureLo + tenureLive
 	if promote {
 		h.tenureTop += nurseryLive
@@ -122,8 +126,12 @@ func (h *Heap) collectGlobal(cause Cause) {
 		*h.word(r, 0) |= hdrRemembered
 		h.remembered = append(h.remembered, r)
 	}
-	pause := time.Since(start)
+	ph.end("Post Compact", "post_ms")
+	pause := ph.pause()
 	st.CPUPct = 100 // marking and compaction run on one thread
+	st.Phases = ph.phaseStats(nil)
+	ph.log(true, nil)
+	ph.trace(st, "Pause Full")
 	var none workerStats
 	h.endCollection(st, pause, &none)
 	if h.cfg.Verify {

@@ -80,6 +80,9 @@ func (h *Heap) beginCollection(typ string, cause Cause) *CollectionStats {
 	} else {
 		h.stats.nurseryCount++
 	}
+	if h.trace != nil {
+		h.traceOccupancy(h.clock())
+	}
 	return &CollectionStats{
 		GC:         h.stats.gcCount - 1,
 		Type:       typ,
@@ -115,6 +118,9 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 	st.HotContain64 = pct(ws.hotContained, ws.hotCopies)
 	st.Remembered = len(h.remembered)
 	st.TTSPUs = float64(h.takeTTSP().Nanoseconds()) / 1e3
+	if h.trace != nil {
+		h.traceOccupancy(h.clock())
+	}
 	h.reportTLABs(st)
 	h.resizeTLABs()
 
@@ -150,7 +156,8 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 }
 
 // Finish writes the summary object to the stats file (and a summary log
-// line); the VM calls it once at exit.
+// line) and the trace file; the VM calls it once at exit, also after a
+// runtime error.
 func (h *Heap) Finish() {
 	t := &h.stats.total
 	s := Summary{
@@ -176,6 +183,9 @@ func (h *Heap) Finish() {
 		s.GCCount, s.NurseryCount, s.GlobalCount, s.GCMs, h.stats.classesUnloaded)
 	h.logMetadata()
 	writeJSON(h.cfg.StatsFile, s)
+	if h.trace != nil {
+		h.trace.write()
+	}
 }
 
 func writeJSON(w io.Writer, v any) {

@@ -170,7 +170,7 @@ type outputFile struct {
 	w          *bufio.Writer
 }
 
-// open sets s.cfg.Log and s.cfg.StatsFile. GC log lines for stdout go to
+// open sets s.cfg.Log, s.cfg.StatsFile and s.cfg.TraceFile. GC log lines for stdout go to
 // the very writer the VM prints to (stdout), so an interpreter that buffers
 // its output can recognize it and keep log lines and program output in
 // order.
@@ -193,6 +193,13 @@ func (o *outputs) open(s *settings, stdout, stderr io.Writer) error {
 			return err
 		}
 		s.cfg.StatsFile = w
+	}
+	if s.tracePath != "" {
+		w, err := o.create("trace file", s.tracePath)
+		if err != nil {
+			return err
+		}
+		s.cfg.TraceFile = w
 	}
 	return nil
 }
