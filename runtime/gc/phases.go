@@ -127,6 +127,9 @@ func ms(ns int64) float64 { return float64(ns) / 1e6 }
 // global ones ParallelGC's "Name 1.234ms".
 func (p *phaseTimer) log(global bool, workers []*worker) {
 	h := p.h
+	if h.cfg.Log == nil || !h.cfg.LogDetail {
+		return // gc+phases is among the tag sets of -Xlog:gc*, not of -Xlog:gc
+	}
 	sep := ":"
 	if global {
 		sep = ""
