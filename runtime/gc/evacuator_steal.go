@@ -115,13 +115,18 @@ func (e *evacuator) waitForWork() bool {
 
 // tracedSteal is steal recorded on the worker's track: the attempt as a
 // span with the bytes stolen, after which copying resumes if it got any.
+// A stall that ended just before found work to steal, not to copy: the
+// copy/scan span it opened is dropped.
 func (e *evacuator) tracedSteal() bool {
 	b := e.trace
 	start := e.h.clock()
+	if b.afterStall {
+		b.open = -1
+	}
 	b.endWork(start)
 	stolen, ok := e.steal()
 	end := e.h.clock()
-	b.span(traceSteal, start, end, "bytes", int64(stolen))
+	b.events = append(b.events, traceEvent{name: traceSteal, ph: phSpan, ts: start, dur: end - start, argKey: "gc", arg: b.gc, arg2Key: "bytes", arg2: int64(stolen)})
 	if ok {
 		b.beginWork(end)
 	}

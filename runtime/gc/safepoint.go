@@ -136,8 +136,10 @@ func (m *Mutator) tracedPark() {
 	if req == 0 {
 		return
 	}
-	m.trace.span("Safepoint Sync", req, parked, "", 0)
-	m.trace.span("Safepoint", parked, h.clock(), "", 0)
+	b := m.trace
+	b.span("Safepoint Sync", max(req, b.lastSafepoint), parked, "", 0)
+	b.lastSafepoint = h.clock()
+	b.span("Safepoint", parked, b.lastSafepoint, "", 0)
 }
 
 // EnterSafeRegion declares that the thread will not touch the heap until

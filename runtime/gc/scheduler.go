@@ -181,6 +181,7 @@ func (w *worker) traceStall(enter int64, gotWork bool) {
 	if gotWork {
 		w.trace.span(traceStall, enter, now, "gc", w.trace.gc)
 		w.trace.beginWork(now)
+		w.trace.afterStall = true
 		return
 	}
 	w.trace.span(traceTermination, enter, now, "gc", w.trace.gc)

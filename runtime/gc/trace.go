@@ -45,14 +45,15 @@ const (
 )
 
 // traceEvent is one record: a complete span (dur >= 0), an instant
-// (phInstant) or a counter value (phCounter). name and argKey are
-// constants, except collection names (made once per collection).
+// (phInstant) or a counter value (phCounter), with up to two integer
+// arguments. Names and keys are constants, except collection names (made
+// once per collection).
 type traceEvent struct {
-	name    string
-	ph      byte
-	ts, dur int64 // nanoseconds since the heap started
-	argKey  string
-	arg     int64
+	name            string
+	ph              byte
+	ts, dur         int64 // nanoseconds since the heap started
+	argKey, arg2Key string
+	arg, arg2       int64
 }
 
 const (
@@ -67,9 +68,16 @@ type traceBuf struct {
 	name   string
 	events []traceEvent
 
-	// The worker's open copy/scan span (workers only): its start, or -1.
-	open int64
-	gc   int64 // the collection being recorded (worker args)
+	// Workers: the open copy/scan span's start (or -1), whether a stall
+	// opened it, and the collection being recorded.
+	open       int64
+	afterStall bool
+	gc         int64
+
+	// Mutators: the end of the thread's last safepoint, which bounds the
+	// next one's start (a new stop may be requested before the thread
+	// has left the last).
+	lastSafepoint int64
 }
 
 func (b *traceBuf) span(name string, start, end int64, argKey string, arg int64) {
@@ -128,7 +136,7 @@ const (
 )
 
 // beginWork opens the worker's copy/scan span at now.
-func (b *traceBuf) beginWork(now int64) { b.open = now }
+func (b *traceBuf) beginWork(now int64) { b.open, b.afterStall = now, false }
 
 // endWork closes the open copy/scan span at now, if any.
 func (b *traceBuf) endWork(now int64) {
@@ -212,6 +220,12 @@ func appendTraceEvent(buf []byte, tid int, e *traceEvent) []byte {
 		buf = strconv.AppendQuote(buf, e.argKey)
 		buf = append(buf, ':')
 		buf = strconv.AppendInt(buf, e.arg, 10)
+		if e.arg2Key != "" {
+			buf = append(buf, ',')
+			buf = strconv.AppendQuote(buf, e.arg2Key)
+			buf = append(buf, ':')
+			buf = strconv.AppendInt(buf, e.arg2, 10)
+		}
 		buf = append(buf, '}')
 	}
 	return append(buf, '}')

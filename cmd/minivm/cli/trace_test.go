@@ -301,13 +301,6 @@ func checkWorkerSpans(t *testing.T, spans []span, names map[int]string) {
 			continue
 		}
 		r, ok := runs[key{s.tid, s.gc}]
-		if s.gc < 0 { // a steal, whose argument is the bytes stolen
-			for k, run := range runs {
-				if k.tid == s.tid && run.start <= s.start && s.end <= run.end {
-					r, ok = run, true
-				}
-			}
-		}
 		if !ok || s.start < r.start || s.end > r.end {
 			t.Errorf("worker track %d: %q of collection %d outside the worker's run", s.tid, s.name, s.gc)
 		}
