@@ -100,6 +100,8 @@
 //	global.go, livemap.go   the global collector (mark, compact) and its bitmaps
 //	verify.go               -Xcheck:gc
 //	stats.go, log.go, metadata_log.go   statistics and their output
+//	phases.go               phase times: [gc,phases] lines, the stats' phases
+//	trace.go                -Xgc:traceFile: per-thread trace buffers, Trace Event JSON
 //	stats_on.go, stats_off.go   the gcnostats build tag (measuring what stats cost)
 //
 // The collectors stay in one package: they share unexported object and
