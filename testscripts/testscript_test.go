@@ -13,9 +13,10 @@
 //	status N command [args...]
 //	    run command like exec and check that it exits with status N
 //	    (stdout and stderr are then checked as after exec)
-//	jsonl-keys file records|summary key...
-//	    file is JSON Lines: every line but the last (records) or the last
-//	    line (summary) is an object with exactly these keys
+//	jsonl-keys file records|nursery|global|summary key...
+//	    file is JSON Lines: every line but the last (records), those of
+//	    one "type" (nursery, global) or the last line (summary) is an
+//	    object with exactly these keys; at least one line is checked
 //	benchresults file n config...
 //	    file is Go benchmark format (golang.org/x/perf/benchfmt, as
 //	    benchstat reads it) without syntax errors, holding n results named
@@ -124,10 +125,10 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdJSONLKeys: jsonl-keys file records|summary key...
+// cmdJSONLKeys: jsonl-keys file records|nursery|global|summary key...
 func cmdJSONLKeys(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) < 3 || (args[1] != "records" && args[1] != "summary") {
-		ts.Fatalf("usage: jsonl-keys file records|summary key...")
+	if neg || len(args) < 3 || !slices.Contains([]string{"records", "nursery", "global", "summary"}, args[1]) {
+		ts.Fatalf("usage: jsonl-keys file records|nursery|global|summary key...")
 	}
 	lines := strings.Split(strings.TrimSuffix(ts.ReadFile(args[0]), "\n"), "\n")
 	if len(lines) < 2 {
@@ -138,11 +139,16 @@ func cmdJSONLKeys(ts *testscript.TestScript, neg bool, args []string) {
 		check = lines[len(lines)-1:]
 	}
 	want := slices.Sorted(slices.Values(args[2:]))
+	checked := 0
 	for _, line := range check {
 		var obj map[string]any
 		if err := json.Unmarshal([]byte(line), &obj); err != nil {
 			ts.Fatalf("%s: not a JSON object: %v\n%s", args[0], err, line)
 		}
+		if t := args[1]; (t == "nursery" || t == "global") && obj["type"] != t {
+			continue
+		}
+		checked++
 		var got []string
 		for k := range obj {
 			got = append(got, k)
@@ -152,6 +158,9 @@ func cmdJSONLKeys(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("%s: keys\n  %s\nwant\n  %s\nin %s", args[0],
 				strings.Join(got, " "), strings.Join(want, " "), line)
 		}
+	}
+	if checked == 0 {
+		ts.Fatalf("%s: no %s line", args[0], args[1])
 	}
 }
 

@@ -110,6 +110,9 @@ func (m *Mutator) allocateInNursery(size uintptr) (uintptr, bool) {
 		h.warmUp()
 	}
 	t.refills++
+	if m.trace != nil && t.refills%tlabTraceEvery == 0 {
+		m.trace.events = append(m.trace.events, traceEvent{name: "TLAB refill", ph: phInstant, ts: h.clock(), argKey: "refills", arg: int64(t.refills)})
+	}
 	t.chunkBytes += n // the object's bytes count as allocated when the chunk is retired
 	t.refillWasteLimit = t.desired / p.wasteFraction
 	return off, true

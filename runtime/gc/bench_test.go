@@ -1,20 +1,25 @@
 package gc
 
 import (
+	"io"
 	"testing"
 )
 
 // BenchmarkNurseryCollection copies a live binary tree (about 2.6 MB of
 // 40-byte nodes) in each nursery collection and reports copy throughput,
-// per collector and thread count.
+// per collector and thread count; the +trace cases record a trace
+// (-Xgc:traceFile), which measures what tracing costs a collection.
 func BenchmarkNurseryCollection(b *testing.B) {
+	traced := func(cfg Config) Config { cfg.TraceFile = io.Discard; return cfg }
 	cases := []struct {
 		name string
 		cfg  Config
 	}{
 		{"breadthFirst", Config{Collector: BreadthFirst}},
 		{"hierarchical", Config{Collector: Hierarchical}},
+		{"hierarchical+trace", traced(Config{Collector: Hierarchical})},
 		{"evacuator4096", evacConfig(32, 256, 4096)},
+		{"evacuator4096+trace", traced(evacConfig(32, 256, 4096))},
 		{"evacuator0", evacConfig(32, 256, 0)},
 	}
 	for _, c := range cases {

@@ -83,6 +83,9 @@ type Config struct {
 	// JSON Lines (-Xgc:statsFile). Either may be nil.
 	Log       *xlog.Logger
 	StatsFile io.Writer
+	// TraceFile receives the run's Chrome Trace Event JSON at exit
+	// (-Xgc:traceFile, trace.go); nil for no tracing.
+	TraceFile io.Writer
 
 	// Class-metadata sub-allocator below 4 GB (runtime/mem.Low4G). Zero
 	// sizes take the mem.DefaultSuballocator* defaults.

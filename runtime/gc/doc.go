@@ -103,6 +103,8 @@
 //	stats.go, log.go, heaplog.go, metadata_log.go   statistics and their
 //	                        output: JSON Lines and unified-logging lines, by tag
 //	                        set and level (package xlog: -Xlog's grammar)
+//	phases.go               phase times: [gc,phases] lines, the stats' phases
+//	trace.go                -Xgc:traceFile: per-thread trace buffers, Trace Event JSON
 //	stats_on.go, stats_off.go   the gcnostats build tag (measuring what stats cost)
 //
 // The collectors stay in one package: they share unexported object and

@@ -40,8 +40,8 @@ func (e *evacuator) takeWork() (workspace, bool) {
 // steal takes work from the donor with the largest volume: its head
 // workspace, then more while the thief would still hold less than the
 // donor keeps. Donors are only try-locked; a busy or empty donor is
-// skipped, for one round over the workers.
-func (e *evacuator) steal() bool {
+// skipped, for one round over the workers. It returns the bytes stolen.
+func (e *evacuator) steal() (stolen uintptr, ok bool) {
 	tried := make([]bool, len(e.donors))
 	tried[e.id] = true
 	for range e.donors {
@@ -53,7 +53,7 @@ func (e *evacuator) steal() bool {
 			}
 		}
 		if donor < 0 {
-			return false
+			return 0, false
 		}
 		tried[donor] = true
 		d := e.donors[donor]
@@ -83,16 +83,20 @@ func (e *evacuator) steal() bool {
 		e.volume.Store(int64(e.work.volume))
 		e.listMu.Unlock()
 		e.h.ctl.notify()
-		return true
+		return takenSize, true
 	}
-	return false
+	return 0, false
 }
 
 // waitForWork steals or stalls until work arrives on the evacuator's own
 // worklist (true) or the scan phase ends (false).
 func (e *evacuator) waitForWork() bool {
 	for {
-		if e.steal() {
+		if e.trace != nil {
+			if e.tracedSteal() {
+				return true
+			}
+		} else if _, ok := e.steal(); ok {
 			return true
 		}
 		anyWork := func() bool {
@@ -107,4 +111,24 @@ func (e *evacuator) waitForWork() bool {
 			return false
 		}
 	}
+}
+
+// tracedSteal is steal recorded on the worker's track: the attempt as a
+// span with the bytes stolen, after which copying resumes if it got any.
+// A stall that ended just before found work to steal, not to copy: the
+// copy/scan span it opened is dropped.
+func (e *evacuator) tracedSteal() bool {
+	b := e.trace
+	start := e.h.clock()
+	if b.afterStall {
+		b.open = -1
+	}
+	b.endWork(start)
+	stolen, ok := e.steal()
+	end := e.h.clock()
+	b.events = append(b.events, traceEvent{name: traceSteal, ph: phSpan, ts: start, dur: end - start, argKey: "gc", arg: b.gc, arg2Key: "bytes", arg2: int64(stolen)})
+	if ok {
+		b.beginWork(end)
+	}
+	return ok
 }

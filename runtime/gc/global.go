@@ -42,19 +42,20 @@ func (h *Heap) collectGlobal(cause Cause) {
 	if h.cfg.Verify {
 		h.verify(st.GC, "before global collection")
 	}
-	start := time.Now()
+	ph := h.beginPhases(st.GC)
 	h.dropTenureWhitespace()
 
 	tenure, nursery := &h.global.tenureMap, &h.global.nurseryMap
 	tenure.reset(h.tenureLo, h.tenureTop)
 	nursery.reset(h.allocLo, h.allocTop)
+	ph.end("Pre Compact", "pre_ms")
+	pre := ph.ended()
 	n := h.globalWorkers()
 	st.Threads = n
-	markStart := time.Now()
 	marked, objects, markers := h.markAll(tenure, nursery, n)
-	mark := time.Since(markStart)
+	ph.end("Marking Phase", "marking_ms")
+	mark := ph.ended()
 	st.GlobalStats = &GlobalStats{MarkMs: float64(mark.Nanoseconds()) / 1e6, MarkedBytes: marked, MarkedObjects: objects}
-	compactStart := time.Now()
 
 	tenureLive := tenure.summarize()
 	nurseryLive := nursery.summarize()
@@ -66,6 +67,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 	} else {
 		nursery.identity = true
 	}
+	ph.end("Summary Phase", "summary_ms")
 	newRef := func(r Ref) Ref {
 		off := uintptr(r) << 3
 		switch {
@@ -103,17 +105,21 @@ func (h *Heap) collectGlobal(cause Cause) {
 			}
 		})
 	}
-	unloaded := h.clearClassTable(func(r Ref) (Ref, bool) {
+	dead := h.clearClassTable(func(r Ref) (Ref, bool) {
 		if *h.word(r, 0)&hdrMarked == 0 {
 			return 0, false
 		}
 		return newRef(r), true
 	})
-	st.unloaded = unloaded
+	u := h.clock()
+	st.unloaded = h.unloadClasses(dead)
+	ph.sub("Class Unloading", "unloading_ms", u, h.clock())
+	ph.end("Adjust Roots", "adjust_ms")
 
 	// Move.
 	h.slide(tenure)
 	h.slide(nursery)
+	ph.end("Compaction Phase", "compaction_ms")
 	h.tenureTop = h.tenureLo + tenureLive
 	if promote {
 		h.tenureTop += nurseryLive
@@ -127,8 +133,9 @@ func (h *Heap) collectGlobal(cause Cause) {
 		*h.word(r, 0) |= hdrRemembered
 		h.remembered = append(h.remembered, r)
 	}
-	pause := time.Since(start)
-	st.CompactMs = float64(time.Since(compactStart).Nanoseconds()) / 1e6
+	ph.end("Post Compact", "post_ms")
+	pause := ph.pause()
+	st.CompactMs = float64((pause - pre - mark).Nanoseconds()) / 1e6
 	// Only marking is parallel: workers 1..n-1 are idle for the rest of
 	// the pause, and during marking while stalled.
 	var stall time.Duration
@@ -142,6 +149,9 @@ func (h *Heap) collectGlobal(cause Cause) {
 	if busy := time.Duration(n) * pause; busy > 0 {
 		st.CPUPct = 100 * float64(busy-idle) / float64(busy)
 	}
+	st.Phases = ph.phaseStats(nil)
+	ph.log(true, nil)
+	ph.trace(st, "Pause Full")
 	var none workerStats
 	h.endCollection(st, pause, &none)
 	if h.cfg.Verify {
@@ -150,12 +160,15 @@ func (h *Heap) collectGlobal(cause Cause) {
 }
 
 // globalWorkers returns the number of workers that mark: GCThreads, or
-// with adaptive threading one per adaptiveBytesPerWorker of the heap in
-// use, which bounds what marking can visit.
+// with adaptive threading one per adaptiveBytesPerWorker of what marking
+// may find live, estimated as tenure in use plus what the last nursery
+// collection kept (the allocate space beyond that is mostly garbage, and
+// waking a worker for a small mark costs more than it saves).
 func (h *Heap) globalWorkers() int {
 	n := h.cfg.GCThreads
 	if h.cfg.AdaptiveGCThreads {
-		n = min(n, 1+int(h.used()/adaptiveBytesPerWorker))
+		live := uint64(h.tenureTop-h.tenureLo) + h.nursery.lastCopied
+		n = min(n, 1+int(live/adaptiveBytesPerWorker))
 	}
 	return n
 }

@@ -92,7 +92,9 @@ type Heap struct {
 	onCarve func(r region, b block, want uintptr)
 
 	start         time.Time
-	lastStopEnd   time.Time // when the last collection ended ([safepoint] line, heaplog.go)
+	lastStopEnd   time.Time  // when the last collection ended ([safepoint] line, heaplog.go)
+	phases        phaseTimer // the running collection's phase times (phases.go)
+	trace         *tracer    // -Xgc:traceFile's tracks (trace.go); nil when not tracing
 	stressCount   int
 	allocsToCheck atomic.Int64 // stress: allocations left until the next forced collection
 	stats         heapStats
@@ -197,6 +199,9 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 	h.epochStart = h.allocTop
 	h.sp.changed.L = &h.sp.mu
 	h.tlabPolicy.init(h)
+	if cfg.TraceFile != nil {
+		h.trace = newTracer(cfg.TraceFile, h.start)
+	}
 	h.main, _ = h.NewMutator() // the first of at least one
 	h.main.LeaveSafeRegion()
 	return h, nil

@@ -1,6 +1,7 @@
 package gc
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
@@ -88,16 +89,17 @@ func (h *Heap) logCollection(st *CollectionStats, pause, ttsp time.Duration, ws 
 			sizeM(st.HeapBefore), sizeM(st.HeapAfter), sizeM(st.HeapCommitted), st.PauseMs)
 	}
 	if h.logging(xlog.Info, "gc,stats") {
-		h.logf("gc,stats", "GC(%d) collector=%s copied=%dB objects=%d survivor=%dB tenured=%dB kb/ms=%.1f inside=%.1f%% small=%.1f%% contained64/128/256/line=%.1f/%.1f/%.1f/%.1f%% hot_contain_64=%.1f%% remembered=%d",
+		global := ""
+		if gs := st.GlobalStats; gs != nil {
+			global = fmt.Sprintf(" mark=%.3fms compact=%.3fms marked=%dB marked_objects=%d",
+				gs.MarkMs, gs.CompactMs, gs.MarkedBytes, gs.MarkedObjects)
+		}
+		h.logf("gc,stats", "GC(%d) collector=%s copied=%dB objects=%d survivor=%dB tenured=%dB kb/ms=%.1f inside=%.1f%% small=%.1f%% contained64/128/256/line=%.1f/%.1f/%.1f/%.1f%% hot_contain_64=%.1f%% remembered=%d%s",
 			st.GC, st.Collector, st.CopiedBytes, st.CopiedObjects, st.SurvivorBytes, st.TenuredBytes,
-			st.KBPerMs, st.InsidePct, st.SmallPct, st.Contain64, st.Contain128, st.Contain256, st.ContainLine, st.HotContain64, st.Remembered)
+			st.KBPerMs, st.InsidePct, st.SmallPct, st.Contain64, st.Contain128, st.Contain256, st.ContainLine, st.HotContain64, st.Remembered, global)
 		if ev := st.EvacuatorStats; ev != nil {
 			h.logf("gc,stats", "GC(%d) evacuator stack_overflows=%d flush_overflow=%d flush_stall=%d discarded=%dB recycled=%dB activations=%v",
 				st.GC, ev.StackOverflows, ev.FlushOverflow, ev.FlushStall, st.DiscardedBytes, st.RecycledBytes, ev.StackActivations)
-		}
-		if gs := st.GlobalStats; gs != nil {
-			h.logf("gc,stats", "GC(%d) mark=%.3fms compact=%.3fms marked=%dB objects=%d threads=%d",
-				st.GC, gs.MarkMs, gs.CompactMs, gs.MarkedBytes, gs.MarkedObjects, st.Threads)
 		}
 	}
 	if h.logging(xlog.Debug, "gc,stats") {

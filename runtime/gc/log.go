@@ -95,6 +95,9 @@ func (h *Heap) beginCollection(typ string, cause Cause) *CollectionStats {
 	if h.logging(xlog.Info, "gc,heap") {
 		before = h.spaceUsage()
 	}
+	if h.trace != nil {
+		h.traceOccupancy(h.clock())
+	}
 	return &CollectionStats{
 		before:     before,
 		GC:         h.stats.gcCount - 1,
@@ -132,6 +135,9 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 	st.Remembered = len(h.remembered)
 	ttsp := h.takeTTSP()
 	st.TTSPUs = float64(ttsp.Nanoseconds()) / 1e3
+	if h.trace != nil {
+		h.traceOccupancy(h.clock())
+	}
 	h.reportTLABs(st)
 	h.resizeTLABs()
 
@@ -146,7 +152,8 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 }
 
 // Finish writes the summary object to the stats file (and a summary log
-// line); the VM calls it once at exit.
+// line) and the trace file; the VM calls it once at exit, also after a
+// runtime error.
 func (h *Heap) Finish() {
 	t := &h.stats.total
 	s := Summary{
@@ -173,6 +180,9 @@ func (h *Heap) Finish() {
 	h.logHeapAtExit()
 	h.logMetadata()
 	writeJSON(h.cfg.StatsFile, s)
+	if h.trace != nil {
+		h.trace.write()
+	}
 }
 
 func writeJSON(w io.Writer, v any) {

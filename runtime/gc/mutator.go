@@ -16,7 +16,8 @@ type Mutator struct {
 	h       *Heap
 	id      int
 	tlab    tlab
-	running bool // outside a safe region; guarded by h.sp.mu
+	running bool      // outside a safe region; guarded by h.sp.mu
+	trace   *traceBuf // this thread's trace track, nil when not tracing
 	_       cpu.CacheLinePad
 }
 

@@ -49,7 +49,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	if h.cfg.Verify {
 		h.verify(st.GC, "before nursery collection")
 	}
-	start := time.Now()
+	ph := h.beginPhases(st.GC)
 
 	h.regions = copyRegions{survTop: h.survLo}
 	n := h.nurseryWorkers()
@@ -62,6 +62,10 @@ func (h *Heap) collectNursery(cause Cause) {
 	for id := range workers {
 		workers[id] = &worker{h: h, id: id, solo: n == 1, tenureAt: uint64(h.cfg.TenureAge-1) << hdrAgeShift, ws: h.newWhitespace(id, policy)}
 		supplies[id] = &workers[id].ws
+		if h.trace != nil {
+			workers[id].trace = h.trace.workerTrack(id)
+			workers[id].trace.gc = int64(st.GC)
+		}
 	}
 	var listedBefore uint64
 	held := make([][2][]block, n) // each worker's whitespace after its scan (verification)
@@ -77,28 +81,43 @@ func (h *Heap) collectNursery(cause Cause) {
 	for _, r := range remembered {
 		*h.word(r, 0) &^= hdrRemembered
 	}
+	ph.end("Pre Evacuate Collection Set", "pre_ms")
 	h.runWorkers(n, func(id int) {
 		w, tw := workers[id], t.workers[id]
+		t0 := h.clock()
 		for i := id; i < len(remembered); i += n {
 			if tw.scanRemembered(remembered[i]) {
 				w.rememberTenured(remembered[i])
 			}
 		}
+		t1 := h.clock()
 		if id == 0 {
 			h.roots.VisitRoots(tw.evacuateRoot)
 		}
+		t2 := h.clock()
+		if w.trace != nil {
+			w.trace.beginWork(t2)
+		}
 		tw.scanHeap()
+		t3 := h.clock()
 		if h.cfg.Verify {
 			tw.holds(&held[id])
 			w.ws.held(&held[id])
 		}
 		tw.finish()
+		t4 := h.clock()
+		w.recordPhases(t0, t1, t2, t3, t4)
+		if w.trace != nil {
+			w.traceRun(t0, t1, t2, t4)
+		}
 	})
-	pause := time.Since(start)
+	ph.end("Evacuate Collection Set", "evacuate_ms")
 	if h.cfg.Verify {
+		v := h.clock()
 		if err := h.verifyDestinations(held, supplies); err != nil {
 			panic(&verifyError{Msg: fmt.Sprintf("GC(%d) copy destinations: %v", st.GC, err)})
 		}
+		ph.exclude(v)
 	}
 
 	var total workerStats
@@ -113,9 +132,11 @@ func (h *Heap) collectNursery(cause Cause) {
 		panic(fmt.Sprintf("gc: nursery collection %d copied %d bytes but scanned %d", st.GC, total.copiedBytes(), total.scannedBytes))
 	}
 	if h.cfg.Verify {
+		v := h.clock()
 		if err := h.verifyAccount(supplies, total.regionBytes, listedBefore); err != nil {
 			panic(&verifyError{Msg: fmt.Sprintf("GC(%d) after copying: %v", st.GC, err)})
 		}
+		ph.exclude(v)
 	}
 	for _, w := range supplies {
 		for r := range w.discarded {
@@ -123,7 +144,8 @@ func (h *Heap) collectNursery(cause Cause) {
 			st.RecycledBytes += w.recycled[r]
 		}
 	}
-	st.unloaded = h.clearClassTable(func(r Ref) (Ref, bool) {
+	c0 := h.clock()
+	dead := h.clearClassTable(func(r Ref) (Ref, bool) {
 		if !h.inEvacuate(r) {
 			return r, true
 		}
@@ -132,10 +154,16 @@ func (h *Heap) collectNursery(cause Cause) {
 		}
 		return 0, false
 	})
+	c1 := h.clock()
+	st.unloaded = h.unloadClasses(dead)
+	ph.sub("Clearables", "clearables_ms", c0, c1)
+	ph.sub("Class Unloading", "unloading_ms", c1, h.clock())
 
 	// Flip.
 	h.allocLo, h.allocHi, h.survLo, h.survHi = h.survLo, h.survHi, h.allocLo, h.allocHi
 	h.allocTop = h.regions.survTop
+	ph.end("Post Evacuate Collection Set", "post_ms")
+	pause := ph.pause()
 
 	if t.report != nil {
 		t.report(st)
@@ -147,6 +175,9 @@ func (h *Heap) collectNursery(cause Cause) {
 	}
 	st.workers = workerReport(workers)
 	h.nursery.lastCopied = total.copiedBytes()
+	st.Phases = ph.phaseStats(workers)
+	ph.log(false, workers)
+	ph.trace(st, "Pause Young")
 	h.endCollection(st, pause, &total)
 	if h.cfg.Verify {
 		h.verify(st.GC, "after nursery collection")
@@ -219,11 +250,10 @@ func (h *Heap) newTraversal(workers []*worker) nurseryTraversal {
 	}
 }
 
-// clearClassTable processes the weak class table: alive maps a class
-// object to its new location, or reports it dead. Dead classes are
-// unloaded: their ClassMeta is freed and the client is told. It returns the
-// number unloaded.
-func (h *Heap) clearClassTable(alive func(Ref) (Ref, bool)) int {
+// clearClassTable processes the weak class table (the clearables): alive
+// maps a class object to its new location, or reports it dead. It returns
+// the dead classes, for unloadClasses.
+func (h *Heap) clearClassTable(alive func(Ref) (Ref, bool)) []Meta {
 	kept := h.classMetas[:0]
 	var dead []Meta
 	for _, m := range h.classMetas {
@@ -236,6 +266,12 @@ func (h *Heap) clearClassTable(alive func(Ref) (Ref, bool)) int {
 	}
 	clear(h.classMetas[len(kept):])
 	h.classMetas = kept
+	return dead
+}
+
+// unloadClasses unloads dead classes: their ClassMeta is freed and the
+// client is told. It returns the number unloaded.
+func (h *Heap) unloadClasses(dead []Meta) int {
 	for _, m := range dead {
 		if h.OnClassUnload != nil {
 			h.OnClassUnload(m.Tag())

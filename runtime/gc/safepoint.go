@@ -49,6 +49,10 @@ type safepoint struct {
 	nextID      int
 
 	ttsp time.Duration // time to safepoint of the current stop, for the stats
+	// requestedAt is the trace clock when the current stop was requested
+	// (0: none), for the parking threads' trace spans; set only when
+	// tracing.
+	requestedAt atomic.Int64
 }
 
 // NewMutator registers a mutator thread. The Mutator starts inside a safe
@@ -75,6 +79,9 @@ func (h *Heap) NewMutator() (*Mutator, error) {
 		return nil, &OutOfMemoryError{Msg: fmt.Sprintf("unable to create native thread: %d live threads (-XX:MaxLiveThreads=%d)", n, h.cfg.MaxLiveThreads)}
 	}
 	m := &Mutator{h: h, id: sp.nextID}
+	if h.trace != nil {
+		m.trace = h.trace.mutatorTrack(m.id)
+	}
 	m.tlab.init(h)
 	sp.nextID++
 	sp.mutators = append(sp.mutators, m)
@@ -108,8 +115,31 @@ func (m *Mutator) pollNeeded() bool { return m.h.sp.requested.Load() }
 
 // Park stops at a safepoint until the pending collection is over.
 func (m *Mutator) Park() {
+	if m.trace != nil {
+		m.tracedPark()
+		return
+	}
 	m.EnterSafeRegion()
 	m.LeaveSafeRegion()
+}
+
+// tracedPark is Park recorded on the thread's track: from the stop's
+// request to the thread parking (its share of the time to safepoint),
+// then the pause until the world restarts. A poll that finds no stop (the
+// client interrupting its threads) records nothing.
+func (m *Mutator) tracedPark() {
+	h := m.h
+	req := h.sp.requestedAt.Load()
+	parked := h.clock()
+	m.EnterSafeRegion()
+	m.LeaveSafeRegion()
+	if req == 0 {
+		return
+	}
+	b := m.trace
+	b.span("Safepoint Sync", max(req, b.lastSafepoint), parked, "", 0)
+	b.lastSafepoint = h.clock()
+	b.span("Safepoint", parked, b.lastSafepoint, "", 0)
 }
 
 // EnterSafeRegion declares that the thread will not touch the heap until
@@ -165,6 +195,11 @@ func (m *Mutator) unlockAlloc() { m.h.allocMu.Unlock() }
 func (m *Mutator) stopTheWorld() {
 	sp := &m.h.sp
 	start := time.Now()
+	var traceStart int64
+	if m.trace != nil {
+		traceStart = m.h.clock()
+		sp.requestedAt.Store(traceStart)
+	}
 	sp.mu.Lock()
 	sp.stopped = true
 	sp.requested.Store(true)
@@ -173,11 +208,17 @@ func (m *Mutator) stopTheWorld() {
 	}
 	sp.mu.Unlock()
 	sp.ttsp = time.Since(start)
+	if m.trace != nil {
+		m.trace.span("Stopping Threads", traceStart, m.h.clock(), "", 0)
+	}
 }
 
 // startTheWorld lets the parked mutators resume.
 func (m *Mutator) startTheWorld() {
 	sp := &m.h.sp
+	if m.trace != nil {
+		sp.requestedAt.Store(0)
+	}
 	sp.mu.Lock()
 	sp.stopped = false
 	sp.requested.Store(sp.interrupted)

@@ -134,11 +134,21 @@ const stallSpin = 200 * time.Microsecond
 // before sleeping, so a worker never sleeps while work it could take
 // exists. A stalled worker counts as waiting while it spins, so its peers
 // share work with it at once.
-func (ctl *controller) stall(w *worker, found, mayHaveWork func() bool) bool {
+//
+// The time from the call to the end of the scan phase is the worker's
+// termination time (phases.go); with tracing, every call is a span on the
+// worker's track: a stall, or the last wait, ended by termination.
+func (ctl *controller) stall(w *worker, found, mayHaveWork func() bool) (gotWork bool) {
+	enter := ctl.h.clock()
+	if w.trace != nil {
+		w.trace.endWork(enter)
+		defer func() { w.traceStall(enter, gotWork) }()
+	}
 	ctl.mu.Lock()
 	defer ctl.mu.Unlock()
 	for {
 		if ctl.done.Load() {
+			w.termination = ctl.h.clock() - enter
 			return false
 		}
 		if found() {
@@ -148,6 +158,7 @@ func (ctl *controller) stall(w *worker, found, mayHaveWork func() bool) bool {
 			ctl.done.Store(true)
 			ctl.waiting.Add(-1)
 			ctl.cond.Broadcast()
+			w.termination = ctl.h.clock() - enter
 			return false
 		}
 		start := time.Now()
@@ -161,6 +172,19 @@ func (ctl *controller) stall(w *worker, found, mayHaveWork func() bool) bool {
 		w.stalls++
 		ctl.waiting.Add(-1)
 	}
+}
+
+// traceStall records a wait that began at enter and ended now, and
+// reopens the copy/scan span when the worker got work.
+func (w *worker) traceStall(enter int64, gotWork bool) {
+	now := w.h.clock()
+	if gotWork {
+		w.trace.span(traceStall, enter, now, "gc", w.trace.gc)
+		w.trace.beginWork(now)
+		w.trace.afterStall = true
+		return
+	}
+	w.trace.span(traceTermination, enter, now, "gc", w.trace.gc)
 }
 
 // notify wakes a stalled worker after work was made available. A

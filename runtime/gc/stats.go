@@ -152,6 +152,11 @@ type CollectionStats struct {
 	Stalls        int     `json:"stalls"`   // times a worker ran out of work (spinning or sleeping)
 	TTSPUs        float64 `json:"ttsp_us"`  // time to safepoint: stopping the other mutators
 
+	// Phases holds each phase's milliseconds (phases.go), keyed
+	// "<phase>_ms"; a nursery collection's per-worker phases give the
+	// slowest worker's time.
+	Phases map[string]float64 `json:"phases,omitempty"`
+
 	// TLAB totals of the epoch the collection ends (tlabstats.go).
 	TLABRefills    int     `json:"tlab_refills"`
 	TLABWastePct   float64 `json:"tlab_waste_pct"`

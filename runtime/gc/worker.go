@@ -18,6 +18,10 @@ type worker struct {
 	stallTime time.Duration // waiting for work
 	stalls    int
 
+	termination int64            // nanoseconds of the last wait, ended by termination
+	phase       workerPhaseTimes // this collection's phase times (phases.go)
+	trace       *traceBuf        // this worker's trace track, nil when not tracing
+
 	// newRemembered collects tenured objects found to hold nursery
 	// references during this collection.
 	newRemembered []Ref
@@ -40,3 +44,17 @@ func (w *worker) rememberTenured(r Ref) {
 
 // scanned counts size bytes of copied material as scanned.
 func (w *worker) scanned(size uintptr) { w.stats.scannedBytes += uint64(size) }
+
+// traceRun records the worker's run of this collection on its track: the
+// run, its remembered-set share and root scanning, from the clock readings
+// of the run (start, after the remembered set, after the roots, end). The
+// copy/scan spans and waits were recorded as they happened.
+func (w *worker) traceRun(t0, t1, t2, t4 int64) {
+	b := w.trace
+	b.endWork(t4) // a run aborted by a panic has no termination
+	b.span(traceWorkerRun, t0, t4, "gc", b.gc)
+	b.span(traceRemembered, t0, t1, "gc", b.gc)
+	if w.id == 0 {
+		b.span(traceRoots, t1, t2, "gc", b.gc)
+	}
+}

@@ -4,6 +4,7 @@
 //	minivm [options]                        (REPL on standard input)
 //	minivm bench [flags] script.lox...      (interleaved A/B benchmark runs)
 //	minivm gcplot [flags] STATS.jsonl...    (plots of stats files)
+//	minivm gcplot -gc N TRACE.json          (a collection's worker timeline)
 //
 // It parses the -X options (options.go) into a gc.Config, opens the GC log
 // and statistics files, runs the script or the REPL on an interp.VM and
@@ -177,7 +178,7 @@ type outputFile struct {
 	w          *bufio.Writer
 }
 
-// open sets s.cfg.Log and s.cfg.StatsFile. GC log lines for stdout go to
+// open sets s.cfg.Log, s.cfg.StatsFile and s.cfg.TraceFile. GC log lines for stdout go to
 // the very writer the VM prints to (stdout), so an interpreter that buffers
 // its output can recognize it and keep log lines and program output in
 // order.
@@ -195,6 +196,13 @@ func (o *outputs) open(s *settings, stdout, stderr io.Writer) error {
 			return err
 		}
 		s.cfg.StatsFile = w
+	}
+	if s.tracePath != "" {
+		w, err := o.create("trace file", s.tracePath)
+		if err != nil {
+			return err
+		}
+		s.cfg.TraceFile = w
 	}
 	return nil
 }
@@ -254,6 +262,8 @@ Research subcommands ('minivm bench -h', 'minivm gcplot -h'):
       interleaved runs under each configuration, in Go benchmark format
   minivm gcplot STATS.jsonl... -o OUT.png|OUT.svg
       plots of -Xgc:statsFile output
+  minivm gcplot TRACE.json -gc N -o OUT.png|OUT.svg
+      collection N's GC worker timeline from -Xgc:traceFile output
 
 Exit codes: 0 ok, 64 bad usage or option, 65 compile error,
 70 runtime or internal error, 74 script cannot be read or output

@@ -1,8 +1,10 @@
 package cli
 
-// minivm gcplot: plots of -Xgc:statsFile output.
+// minivm gcplot: plots of -Xgc:statsFile output, and worker timelines
+// from -Xgc:traceFile output (gcplot_timeline.go).
 //
 //	minivm gcplot STATS.jsonl... -o OUT.png|OUT.svg
+//	minivm gcplot TRACE.json -gc N -o OUT.png|OUT.svg
 //
 // One figure, one colour per input file (legend at the top, labelled by
 // file name), panels stacked with a shared x axis, the collection number:
@@ -40,11 +42,18 @@ import (
 )
 
 const gcplotUsage = `usage: minivm gcplot STATS.jsonl... -o OUT.png|OUT.svg
+       minivm gcplot TRACE.json -gc N -o OUT.png|OUT.svg
 
 Plots -Xgc:statsFile output: pause, KB copied to survivor and tenure, and
 cache-line containment (64/128/256 B) per collection, one series per file,
-plus the evacuator's stack activations per frame. The output format follows
-the extension of -o: .png or .svg.
+plus the evacuator's stack activations per frame.
+
+Given -Xgc:traceFile output (told apart by content) and -gc N, draws the
+worker timeline of nursery collection N: one row per GC worker, its spans
+coloured by kind (remembered set and roots, copy/scan, steal, stall,
+termination), so the plot shows where workers stalled.
+
+The output format follows the extension of -o: .png or .svg.
 `
 
 // Figure geometry.
@@ -64,12 +73,21 @@ type plotInput struct {
 
 func runGCPlot(args []string, stdout, stderr io.Writer) int {
 	out := ""
+	gcN := -1
 	usage := func(err error) int {
 		fmt.Fprintf(stderr, "minivm gcplot: %v\n", err)
 		return ExitUsage
 	}
 	files, err := parseSubArgs(args, map[string]func(string) error{
 		"o": func(v string) error { out = v; return nil },
+		"gc": func(v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return fmt.Errorf("-gc needs a collection number (0, 1, ...), not '%s'", v)
+			}
+			gcN = n
+			return nil
+		},
 	})
 	if errors.Is(err, errHelp) {
 		fmt.Fprint(stdout, gcplotUsage)
@@ -88,22 +106,46 @@ func runGCPlot(args []string, stdout, stderr io.Writer) int {
 	if len(files) == 0 {
 		return usage(errors.New("no stats files (usage: minivm gcplot STATS.jsonl... -o OUT.png|OUT.svg)"))
 	}
+	if gcN >= 0 && len(files) != 1 {
+		return usage(errors.New("-gc N draws one collection of one trace file: give exactly one (usage: minivm gcplot TRACE.json -gc N -o OUT.png)"))
+	}
 	var inputs []plotInput
+	var fig figure
 	for i, path := range files {
-		sf, err := readStatsFile(path)
+		sf, tf, err := readInput(path)
 		if err != nil {
 			return usage(err)
+		}
+		if tf != nil {
+			if gcN < 0 {
+				return usage(fmt.Errorf("%s is a trace file: give -gc N to draw collection N's worker timeline", path))
+			}
+			c, err := tf.collection(path, gcN)
+			if err != nil {
+				return usage(err)
+			}
+			if len(c.workers) == 0 {
+				return usage(fmt.Errorf("%s: %s has no GC worker spans (a global collection runs on the collecting thread)", path, c.name))
+			}
+			if fig, err = newTimelineFigure(c); err != nil {
+				fmt.Fprintf(stderr, "minivm gcplot: %v\n", err)
+				return ExitSoftware
+			}
+			break
+		}
+		if gcN >= 0 {
+			return usage(fmt.Errorf("%s is not a trace file: -gc N needs -Xgc:traceFile output", path))
 		}
 		if len(sf.records) == 0 {
 			return usage(fmt.Errorf("%s: no collections recorded", path))
 		}
 		inputs = append(inputs, plotInput{label: plotLabel(files, i), stats: sf})
 	}
-
-	fig, err := newGCFigure(inputs)
-	if err != nil {
-		fmt.Fprintf(stderr, "minivm gcplot: %v\n", err)
-		return ExitSoftware
+	if fig == nil {
+		if fig, err = newGCFigure(inputs); err != nil {
+			fmt.Fprintf(stderr, "minivm gcplot: %v\n", err)
+			return ExitSoftware
+		}
 	}
 	f, err := os.Create(out)
 	if err != nil {
@@ -144,6 +186,12 @@ func plotLabel(files []string, i int) string {
 		}
 	}
 	return base(files[i])
+}
+
+// figure is what gcplot draws: the statistics figure or a timeline.
+type figure interface {
+	size() (w, h vg.Length)
+	draw(c draw.Canvas)
 }
 
 // gcFigure is the figure: a title, the file legend and the panels.

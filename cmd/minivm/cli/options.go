@@ -85,6 +85,7 @@ type settings struct {
 	log       *xlog.Config // the -Xlog options, applied in order
 	warnings  []string     // printed on stderr before the run
 	statsPath string
+	tracePath string
 
 	// The most bytes a script (or one REPL line) may have.
 	maxScriptSize uintptr
@@ -362,6 +363,10 @@ var options = []option{
 		help: "write per-collection statistics as JSON Lines to path",
 		def:  func(gc.Config) string { return "off" },
 		text: func(s *settings, v string) error { s.statsPath = v; return nil }},
+	{name: "-Xgc:traceFile=", kind: kindText, meta: "<path>", xopt: true,
+		help: "write a Chrome Trace Event JSON trace of the collections (GC workers, phases, safepoints) to path at exit, for ui.perfetto.dev",
+		def:  func(gc.Config) string { return "off" },
+		text: func(s *settings, v string) error { s.tracePath = v; return nil }},
 
 	// Input.
 	{name: "-XX:MaxScriptSize=", kind: kindText, meta: "<size>", xopt: true,
