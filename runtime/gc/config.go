@@ -29,7 +29,14 @@ type Config struct {
 	NurserySize uintptr // -Xmn: both nursery semispaces together
 
 	Collector Collector
-	TenureAge int // -Xgc:scvTenureAge: survive this many nursery GCs, then tenure
+	TenureAge int // -Xgc:scvTenureAge: survive this many nursery GCs, then tenure (the first collection's, when adaptive)
+	// FixedTenureAge (-Xgc:scvNoAdaptiveTenureAge, or -Xgc:scvTenureAge
+	// alone) keeps TenureAge for every collection; otherwise each nursery
+	// collection sets the next one's from its age table (tenure.go).
+	FixedTenureAge bool
+	// TargetSurvivorRatio (-XX:TargetSurvivorRatio): adaptive tenuring
+	// keeps the survivors below this percentage of a semispace.
+	TargetSurvivorRatio int
 
 	// MarkOrder (-Xgc:markScanOrdering=) is the global collector's
 	// marking order (mark.go).
@@ -174,6 +181,8 @@ func DefaultConfig() Config {
 		Collector:       Hierarchical,
 		MarkOrder:       MarkDepthFirst,
 		TenureAge:       defaultTenureAge,
+
+		TargetSurvivorRatio: defaultTargetSurvivorRatio,
 		LargeObjectSize: defaultLargeObjectSize,
 		GCThreads:       min(runtime.NumCPU(), 64),
 

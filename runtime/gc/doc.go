@@ -44,8 +44,9 @@
 //
 // Stop the world, then copy everything reachable in the
 // allocate space to the survivor space, or to tenure once an object has
-// survived Config.TenureAge collections; survivor overflow goes to tenure
-// and vice versa. The steps are in nursery.go. The collectors share
+// survived the tenure age's collections (adaptive, from the last
+// collection's age table, or fixed: tenure.go); survivor overflow goes to
+// tenure and vice versa. The steps are in nursery.go. The collectors share
 // roots, the remembered set, forwarding and tenuring, copy destinations
 // and their whitespace policy, the slot iterator, the worker scheduler,
 // clearable tables and statistics; they differ only in traversal: the
@@ -90,6 +91,7 @@
 //	collect.go, hooks.go    collection causes; client callbacks
 //	slots.go                the slot iterator and array segments
 //	nursery.go              the steps of a nursery collection, the traversal interface
+//	tenure.go               the age table and adaptive tenuring
 //	worker.go               a GC worker's shared state (supply, stats, remembered)
 //	forward.go              forwarding, tenuring, the copy routine (forwardTo)
 //	copyspace.go            regions, copyspaces and whitelists, with their verify

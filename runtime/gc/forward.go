@@ -21,9 +21,10 @@ import (
 // lets the copy loop come last in forwardTo, with little else live. With
 // one worker there is no race and the header is stored plainly.
 //
-// Tenuring: an object that has survived Config.TenureAge-1 collections is
-// copied to tenure, any other to survivor space; a survivor copy's age goes
-// up by one, a tenure copy's age is cleared. When the chosen region is
+// Tenuring: an object that has survived the collection's tenure age less
+// one collections (tenure.go) is copied to tenure, any other to survivor
+// space; a survivor copy's age goes up by one, and its size is added to
+// the age table at its new age; a tenure copy's age is cleared. When the chosen region is
 // full the traversal uses the other (region.other).
 
 // pendingCopy describes an object about to be copied. It has at most
@@ -112,6 +113,7 @@ func (w *worker) forwardTo(r Ref, slot uintptr, d *destination) (n Ref, p pendin
 	} else if age < MaxAge<<hdrAgeShift {
 		newHdr += 1 << hdrAgeShift
 	}
+	w.stats.ages[c.region&1][(newHdr&hdrAgeMask)>>hdrAgeShift] += uint64(p.size)
 	// The words after the header, two at a time, from the last: a loop,
 	// not memmove or a helper, because a call in forwardTo would make
 	// the compiler spill its live values on every copy; at the sizes

@@ -123,6 +123,7 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 	orDefault(&cfg.Collector, def.Collector)
 	orDefault(&cfg.MarkOrder, def.MarkOrder)
 	orDefault(&cfg.TenureAge, def.TenureAge)
+	orDefault(&cfg.TargetSurvivorRatio, def.TargetSurvivorRatio)
 	orDefault(&cfg.LargeObjectSize, def.LargeObjectSize)
 	orDefault(&cfg.GCThreads, def.GCThreads)
 	orDefault(&cfg.TLABWasteTargetPercent, def.TLABWasteTargetPercent)
@@ -159,6 +160,7 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 		roots:     roots,
 		start:     time.Now(),
 	}
+	h.nursery.tenureAge = cfg.TenureAge
 	if cfg.Pretouch == mem.PretouchBackground {
 		// Started before the first growTenure so that it is fed the
 		// initial tenure too; stopped by Release.
@@ -229,6 +231,8 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("unknown mark order %q (depthFirst, breadthFirst or prefetch)", cfg.MarkOrder)
 	case cfg.TenureAge < 1 || cfg.TenureAge > MaxAge:
 		return fmt.Errorf("tenure age %d out of range [1, %d]", cfg.TenureAge, MaxAge)
+	case cfg.TargetSurvivorRatio < 1 || cfg.TargetSurvivorRatio > 100:
+		return fmt.Errorf("TargetSurvivorRatio %d out of range [1, 100]", cfg.TargetSurvivorRatio)
 	case cfg.MaxStackDepth < 1:
 		return fmt.Errorf("recursiveMaximumStackDepth %d must be at least 1", cfg.MaxStackDepth)
 	case cfg.MaxInsideCopySize < 16:

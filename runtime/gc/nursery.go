@@ -30,6 +30,7 @@ type nurseryState struct {
 	// a global collection drops them.
 	tenureWhitelists []whitelist
 	lastCopied       uint64 // bytes the last nursery collection copied (adaptive threading)
+	tenureAge        int    // this collection's (tenure.go)
 }
 
 // collectNursery runs one nursery collection.
@@ -60,7 +61,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	workers := make([]*worker, n)
 	supplies := make([]*whitespace, n)
 	for id := range workers {
-		workers[id] = &worker{h: h, id: id, solo: n == 1, tenureAt: uint64(h.cfg.TenureAge-1) << hdrAgeShift, ws: h.newWhitespace(id, policy)}
+		workers[id] = &worker{h: h, id: id, solo: n == 1, tenureAt: uint64(h.nursery.tenureAge-1) << hdrAgeShift, ws: h.newWhitespace(id, policy)}
 		supplies[id] = &workers[id].ws
 		if h.trace != nil {
 			workers[id].trace = h.trace.workerTrack(id)
@@ -175,6 +176,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	}
 	st.workers = workerReport(workers)
 	h.nursery.lastCopied = total.copiedBytes()
+	h.retune(st.GC, &total.ages)
 	st.Phases = ph.phaseStats(workers)
 	ph.log(false, workers)
 	ph.trace(st, "Pause Young")

@@ -40,6 +40,7 @@ type workerStats struct {
 	remembered   uint64 // objects added to the remembered set
 	hotCopies    uint64 // copies through a hottest slot
 	hotContained uint64 // of those, within 64 B
+	ages         ageTable
 }
 
 // smallObjectSize is the %small boundary, the evacuator's default maximum
@@ -100,6 +101,7 @@ func (s *workerStats) add(o *workerStats) {
 	s.remembered += o.remembered
 	s.hotCopies += o.hotCopies
 	s.hotContained += o.hotContained
+	s.ages.add(&o.ages)
 }
 
 // containedPct returns the percentage of copies whose slot and copy share

@@ -1,0 +1,70 @@
+package gc
+
+import "minivm/runtime/gc/xlog"
+
+// Adaptive tenuring, as HotSpot's age table does it. Every survivor copy
+// adds its size to the worker's age table at the copy's new age. After a
+// nursery collection, the threshold for the next is the youngest age at
+// which the survivors of that age and younger exceed the desired survivor
+// size, TargetSurvivorRatio percent of a semispace, capped at the largest
+// threshold; older objects are tenured next time. So when survivors crowd
+// the survivor space the threshold falls (the long-lived move on before
+// they overflow it), and while they fit it rises back to the cap.
+//
+// minivm's tenure age (Config.TenureAge, -Xgc:scvTenureAge) counts the
+// collections an object survives up to and including the one that
+// tenures it; HotSpot's threshold counts those before it: threshold =
+// tenure age - 1. The gc+age lines use HotSpot's threshold and ages.
+
+// ageTable counts survivor bytes by age (the copy's age), the tenure row
+// unused: forwardTo indexes it by destination region and header age bits,
+// without a branch or a bounds check.
+type ageTable [2][hdrAgeMask>>hdrAgeShift + 1]uint64
+
+func (a *ageTable) add(b *ageTable) {
+	for r := range a {
+		for age := range a[r] {
+			a[r][age] += b[r][age]
+		}
+	}
+}
+
+// defaultTargetSurvivorRatio is HotSpot's -XX:TargetSurvivorRatio default.
+const defaultTargetSurvivorRatio = 50
+
+// retune sets the tenure age of the next nursery collection from this
+// one's age table, and logs HotSpot's gc+age lines (debug: the threshold;
+// trace: the table). A fixed tenure age only logs.
+func (h *Heap) retune(gc int, ages *ageTable) {
+	survivors := &ages[survivorRegion]
+	maxThreshold := MaxAge - 1
+	if h.cfg.FixedTenureAge {
+		maxThreshold = h.cfg.TenureAge - 1
+	}
+	desired := uint64(h.nurseryMid-h.nurseryLo) * uint64(h.cfg.TargetSurvivorRatio) / 100
+	threshold := maxThreshold
+	if !h.cfg.FixedTenureAge {
+		var total uint64
+		for age := 1; age <= MaxAge; age++ {
+			total += survivors[age]
+			if total > desired {
+				threshold = min(age, maxThreshold)
+				break
+			}
+		}
+		h.nursery.tenureAge = threshold + 1
+	}
+	h.logAt(xlog.Debug, "gc,age", "GC(%d) Desired survivor size %d bytes, new threshold %d (max threshold %d)",
+		gc, desired, h.nursery.tenureAge-1, maxThreshold)
+	if h.logging(xlog.Trace, "gc,age") {
+		h.logAt(xlog.Trace, "gc,age", "GC(%d) Age table with threshold %d (max threshold %d)", gc, h.nursery.tenureAge-1, maxThreshold)
+		var total uint64
+		for age := 1; age <= MaxAge; age++ {
+			if survivors[age] == 0 {
+				continue
+			}
+			total += survivors[age]
+			h.logAt(xlog.Trace, "gc,age", "GC(%d) - age %3d: %10d bytes, %10d total", gc, age, survivors[age], total)
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package gc
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// TestAdaptiveTenureAge: when a collection's survivors exceed the desired
+// survivor size, the next collection tenures them sooner; with room to
+// spare the age climbs back to the cap; a fixed age never moves. The age
+// table accounts for every survivor byte.
+func TestAdaptiveTenureAge(t *testing.T) {
+	for _, fixed := range []bool{false, true} {
+		g := newGraphHeap(t, Config{MaxHeap: 32 << 20, NurserySize: 2 << 20, TenureAge: 10, FixedTenureAge: fixed, TargetSurvivorRatio: 50})
+		// About 700 KB of live nodes: more than half a 1 MB semispace.
+		for len(g.roots.vals) < 700<<10/40 {
+			g.newNode()
+		}
+		before := g.h.stats.total.regionBytes[survivorRegion]
+		g.h.collectNursery(CauseStress)
+		survivors := g.h.stats.total.regionBytes[survivorRegion] - before
+		ages := g.h.stats.total.ages
+		var counted uint64
+		for _, b := range ages[survivorRegion] {
+			counted += b
+		}
+		if counted != survivors || ages[survivorRegion][1] != survivors {
+			t.Errorf("fixed %v: age table %v, survivors %d bytes, all of age 1", fixed, ages[survivorRegion], survivors)
+		}
+		want := 2 // threshold 1: the first age already exceeds 512 KB
+		if fixed {
+			want = 10
+		}
+		if got := g.h.nursery.tenureAge; got != want {
+			t.Errorf("fixed %v: tenure age %d after %d survivor bytes, want %d", fixed, got, survivors, want)
+		}
+		// Drop the live set: the next collection's survivors fit.
+		g.roots.vals = g.roots.vals[:10]
+		g.mutate(rand.New(rand.NewSource(1)), 100)
+		g.h.collectNursery(CauseStress)
+		want = MaxAge
+		if fixed {
+			want = 10
+		}
+		if got := g.h.nursery.tenureAge; got != want {
+			t.Errorf("fixed %v: tenure age %d after a small collection, want %d", fixed, got, want)
+		}
+	}
+}
