@@ -175,16 +175,16 @@ const (
 // DefaultConfig returns the configuration used when no option is given.
 func DefaultConfig() Config {
 	return Config{
-		MaxHeap:         defaultMaxHeap,
-		InitialHeap:     defaultInitialHeap,
-		NurserySize:     defaultNurserySize,
-		Collector:       Hierarchical,
-		MarkOrder:       MarkDepthFirst,
-		TenureAge:       defaultTenureAge,
+		MaxHeap:     defaultMaxHeap,
+		InitialHeap: defaultInitialHeap,
+		NurserySize: defaultNurserySize,
+		Collector:   Hierarchical,
+		MarkOrder:   MarkDepthFirst,
+		TenureAge:   defaultTenureAge,
 
 		TargetSurvivorRatio: defaultTargetSurvivorRatio,
-		LargeObjectSize: defaultLargeObjectSize,
-		GCThreads:       min(runtime.NumCPU(), 64),
+		LargeObjectSize:     defaultLargeObjectSize,
+		GCThreads:           min(runtime.NumCPU(), 64),
 
 		AdaptiveGCThreads: true,
 
