@@ -248,7 +248,7 @@ func (b *bench) readSimParts(out string) (simCounts, error) {
 		switch {
 		case path == out:
 			if !started {
-				return counts, fmt.Errorf("%s: the interpreter never started", out)
+				return counts, fmt.Errorf("callgrind never saw %s start: is %s stripped (-ldflags=-s, or a go test binary)? -sim needs its symbol table", simStart, b.minivm)
 			}
 			return counts, nil
 		case !isDump:
