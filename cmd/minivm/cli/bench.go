@@ -215,10 +215,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		b.count, b.metrics = 1, simMetrics
 		b.sim = &simSetup{d1: d1, ll: ll}
 		if d1 == "" {
-			b.sim.d1 = hostCacheGeometry(1)
+			b.sim.d1 = hostCacheGeometry(false)
 		}
 		if ll == "" {
-			b.sim.ll = hostCacheGeometry(3)
+			b.sim.ll = hostCacheGeometry(true)
 		}
 		if b.sim.valgrind, err = simValgrind(); err != nil {
 			return usage(err)

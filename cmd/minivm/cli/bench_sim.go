@@ -41,6 +41,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -115,15 +116,16 @@ func parseCacheGeometry(flag, v string) (string, error) {
 	return v, nil
 }
 
-// hostCacheGeometry is the default -D1 or -LL: size and line from cpuid,
+// hostCacheGeometry is the default -D1, or with last -LL (the L3, or the
+// L2 where there is none): size and line from cpuid,
 // associativity from Linux's sysfs (cpuid's summary has none). Where
 // either is unknown, or the set count is not a power of two, it returns
 // "" and valgrind detects the cache itself; the geometry used is printed
 // either way.
-func hostCacheGeometry(level int) string {
-	size := cpuid.CPU.Cache.L1D
-	if level > 1 {
-		if size = cpuid.CPU.Cache.L3; size <= 0 {
+func hostCacheGeometry(last bool) string {
+	size, level := cpuid.CPU.Cache.L1D, 1
+	if last {
+		if size, level = cpuid.CPU.Cache.L3, 3; size <= 0 {
 			size, level = cpuid.CPU.Cache.L2, 2
 		}
 	}
@@ -172,9 +174,9 @@ func simValgrind() (string, error) {
 func (b *bench) simArgs(out string, flags []string, script string) []string {
 	args := []string{"--tool=callgrind", "--cache-sim=yes", "--dump-line=no",
 		"--callgrind-out-file=" + out}
-	// In this order: callgrind 3.19 loses some of these patterns (those
-	// with wildcards, '*' being one) when others come first.
-	for _, fn := range append(simGCStart, simGCEnd, simStart) {
+	// In this order: callgrind 3.19, given the interpreter's entry first,
+	// dumped at none of the collections' entries.
+	for _, fn := range slices.Concat(simGCStart, []string{simGCEnd, simStart}) {
 		args = append(args, "--dump-before="+fn)
 	}
 	if b.sim.d1 != "" {
