@@ -88,8 +88,9 @@ func cmdSimResults(ts *testscript.TestScript, neg bool, args []string) {
 //
 //	build minivm (go build ./cmd/minivm) into $WORK and set VAR to its
 //	path. The minivm command of the scripts is the test binary, which go
-//	test links without a symbol table; valgrind needs one to see the
-//	functions minivm bench -sim splits its counts at.
+//	test (but not go test -c) links without a symbol table; valgrind
+//	needs one to see the functions minivm bench -sim splits its counts
+//	at (without, bench -sim says so: TestReadSimParts).
 func init() { scriptCmds["buildminivm"] = cmdBuildMinivm }
 
 func cmdBuildMinivm(ts *testscript.TestScript, neg bool, args []string) {
