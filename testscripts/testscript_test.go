@@ -23,6 +23,10 @@
 //	    Benchmark<Name>/config=<config>, n/len(configs) per configuration,
 //	    each with an iteration count and value-unit pairs including ns/op,
 //	    and Unit lines marking gc-KB/ms and contain64-% better=higher
+//	simresults file maxpct config...
+//	    file is the Go benchmark format of minivm bench -sim, one result
+//	    per configuration, every count within maxpct% of the first
+//	    configuration's (cmd_sim_test.go)
 //	imagefile file png|svg
 //	    file decodes as a PNG image, or parses as XML whose root is <svg>,
 //	    of non-zero size

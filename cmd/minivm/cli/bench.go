@@ -21,6 +21,9 @@ package cli
 // at the top tell it which metrics are better higher. At the end a table
 // of medians per script, with each configuration's difference from the
 // first, goes to stdout.
+//
+// With -sim the runs are exact counts under callgrind's cache simulation
+// instead (bench_sim.go).
 
 import (
 	"bytes"
@@ -49,6 +52,7 @@ import (
 )
 
 const benchUsage = `usage: minivm bench [-count N] [-config NAME=FLAGS]... [-o FILE] [-minivm PATH] script.lox...
+       minivm bench -sim [-D1 S,A,L] [-LL S,A,L] [-config NAME=FLAGS]... [-o FILE] [-minivm PATH] script.lox...
 
 Runs every script under every configuration as separate minivm processes:
 one warm-up run each, then N runs interleaved across the configurations.
@@ -62,6 +66,25 @@ and a table of medians with differences against the first configuration.
                      repeatable; without any, one configuration 'default'
   -o FILE            write the benchmark lines to FILE instead of stdout
   -minivm PATH       the minivm binary to run (default: this one)
+
+With -sim, each script runs once per configuration under valgrind's
+callgrind with cache simulation (exact counts, no warm-up), with
+-Xgcthreads1 before the configuration's options (a configuration that sets
+its own -Xgcthreads must keep it fixed) and GODEBUG=asyncpreemptoff=1
+GOGC=off GOMAXPROCS=1, then once natively for the collector's statistics.
+The counts start when the interpreter starts (Go's start-up and the heap's
+reservation are not counted). The collector's share is everything from an
+entry of Heap.collectNursery or Heap.collectGlobal to the entry of the
+collection's last call, gc.writeJSON; the mutator's is all the rest.
+Reported: instructions, D1 and LL read misses of each, collections,
+nursery bytes copied, contain 64 B and hot contain 64 B.
+
+  -sim               measure under callgrind (needs valgrind)
+  -D1 SIZE,ASSOC,LINE  the simulated L1 data cache in bytes, e.g. 32768,8,64
+  -LL SIZE,ASSOC,LINE  the simulated last-level cache, e.g. 1048576,16,64
+                     default for both: the machine's (size and line from
+                     cpuid, associativity from /sys); where unknown,
+                     valgrind's own detection; the header shows what ran
 `
 
 // A benchConfig is one -config: a name and the options it runs with.
@@ -81,6 +104,7 @@ type benchRun struct {
 	wall, user, sys time.Duration
 	maxRSS          int64 // bytes
 	stats           gc.Summary
+	sim             simCounts // -sim only
 }
 
 // A benchMetric is one value of a benchmark line and one row of the table.
@@ -111,10 +135,14 @@ var benchMetrics = []benchMetric{
 // bench is one `minivm bench` invocation.
 type bench struct {
 	count   int
-	configs []benchConfig
-	scripts []benchScript
-	minivm  string
-	tmp     string // holds the runs' stats file
+	sim     *simSetup // nil unless -sim
+	metrics []benchMetric
+
+	headerDone bool
+	configs    []benchConfig
+	scripts    []benchScript
+	minivm     string
+	tmp        string // holds the runs' stats file
 
 	lines  io.Writer // benchmark-format lines
 	stdout io.Writer
@@ -129,12 +157,17 @@ type bench struct {
 var configNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 func runBench(args []string, stdout, stderr io.Writer) int {
-	b := &bench{count: 6, stdout: stdout, stderr: stderr,
+	b := &bench{count: 6, metrics: benchMetrics, stdout: stdout, stderr: stderr,
 		results: map[[2]int][]benchRun{}, failed: map[[2]int]bool{}}
 	outPath := ""
 	usage := func(err error) int {
 		fmt.Fprintf(stderr, "minivm bench: %v\n", err)
 		return ExitUsage
+	}
+	args, sim := cutBoolFlag(args, "sim")
+	var d1, ll, count string
+	geometry := func(flag string, dst *string) func(string) error {
+		return func(v string) (err error) { *dst, err = parseCacheGeometry(flag, v); return err }
 	}
 	pos, err := parseSubArgs(args, map[string]func(string) error{
 		"count": func(v string) error {
@@ -142,9 +175,11 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			if err != nil || n < 1 {
 				return fmt.Errorf("bad -count '%s': want a whole number >= 1", v)
 			}
-			b.count = n
+			b.count, count = n, v
 			return nil
 		},
+		"D1": geometry("D1", &d1),
+		"LL": geometry("LL", &ll),
 		"config": func(v string) error {
 			c, err := parseBenchConfig(v)
 			if err != nil {
@@ -169,7 +204,25 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return usage(err)
 	}
 	if len(pos) == 0 {
-		return usage(errors.New("no scripts (usage: minivm bench [-count N] [-config NAME=FLAGS]... [-o FILE] script.lox...)"))
+		return usage(errors.New("no scripts (usage: minivm bench [-sim] [-count N] [-config NAME=FLAGS]... [-o FILE] script.lox...)"))
+	}
+	switch {
+	case !sim && (d1 != "" || ll != ""):
+		return usage(errors.New("-D1 and -LL set the simulated caches: they need -sim"))
+	case sim && count != "":
+		return usage(errors.New("-count does not go with -sim: the counts are exact, one run per configuration"))
+	case sim:
+		b.count, b.metrics = 1, simMetrics
+		b.sim = &simSetup{d1: d1, ll: ll}
+		if d1 == "" {
+			b.sim.d1 = hostCacheGeometry(false)
+		}
+		if ll == "" {
+			b.sim.ll = hostCacheGeometry(true)
+		}
+		if b.sim.valgrind, err = simValgrind(); err != nil {
+			return usage(err)
+		}
 	}
 	if len(b.configs) == 0 {
 		b.configs = []benchConfig{{name: "default"}}
@@ -274,7 +327,11 @@ func benchName(path string) string {
 // run does the warm-up and measured runs, script by script; it returns
 // non-zero only when minivm cannot be started at all.
 func (b *bench) run(ctx context.Context) int {
-	b.bar = progressbar.NewOptions(len(b.scripts)*len(b.configs)*(b.count+1),
+	runs := b.count + 1
+	if b.sim != nil {
+		runs = 1
+	}
+	b.bar = progressbar.NewOptions(len(b.scripts)*len(b.configs)*runs,
 		progressbar.OptionSetWriter(b.stderr),
 		progressbar.OptionSetVisibility(isTerminal(b.stderr)),
 		progressbar.OptionShowCount(),
@@ -284,9 +341,15 @@ func (b *bench) run(ctx context.Context) int {
 	)
 	defer b.bar.Exit()
 
-	b.writeHeader()
+	if b.sim == nil {
+		b.writeHeader() // -sim: with the first result, which knows the caches
+	}
 	for si := range b.scripts {
-		for round := -1; round < b.count; round++ { // round -1: warm-up
+		first := -1 // round -1: warm-up
+		if b.sim != nil {
+			first = 0 // exact counts need none
+		}
+		for round := first; round < b.count; round++ {
 			for ci := range b.configs {
 				key := [2]int{si, ci}
 				if b.failed[key] {
@@ -298,7 +361,11 @@ func (b *bench) run(ctx context.Context) int {
 					what = "warm-up"
 				}
 				b.bar.Describe(fmt.Sprintf("%s/config=%s %s", b.scripts[si].name, b.configs[ci].name, what))
-				r, err := b.runOnce(ctx, &b.scripts[si], &b.configs[ci])
+				measure := b.runOnce
+				if b.sim != nil {
+					measure = b.simRunOnce
+				}
+				r, err := measure(ctx, &b.scripts[si], &b.configs[ci])
 				if ctx.Err() != nil {
 					return 0
 				}
@@ -347,23 +414,11 @@ func (b *bench) runOnce(ctx context.Context, s *benchScript, c *benchConfig) (be
 	os.Remove(stats)
 	args := append(slices.Clone(c.flags), "-Xgc:statsFile="+stats, "--", s.path)
 	cmd := exec.CommandContext(ctx, b.minivm, args...)
-	errTail := &tailBuffer{max: 2048}
-	cmd.Stderr = errTail // stdin and stdout: the null device
 	start := time.Now()
-	err := cmd.Run()
+	err := b.runChild(cmd)
 	wall := time.Since(start)
 	if err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			return benchRun{}, fmt.Errorf("cannot run %s: %v", b.minivm, err)
-		}
-		f := &runFailure{code: ee.ExitCode(), stderr: errTail.String()}
-		if f.code < 0 {
-			f.code, f.status = ExitSoftware, "was killed ("+ee.String()+")"
-		} else {
-			f.status = fmt.Sprintf("exited with status %d", f.code)
-		}
-		return benchRun{}, f
+		return benchRun{}, err
 	}
 	ps := cmd.ProcessState
 	r := benchRun{wall: wall, user: ps.UserTime(), sys: ps.SystemTime()}
@@ -379,6 +434,28 @@ func (b *bench) runOnce(ctx context.Context, s *benchScript, c *benchConfig) (be
 	}
 	r.stats = sf.summary
 	return r, nil
+}
+
+// runChild runs cmd, its stdin and stdout the null device; a non-zero exit
+// is a *runFailure with the end of its stderr.
+func (b *bench) runChild(cmd *exec.Cmd) error {
+	errTail := &tailBuffer{max: 2048}
+	cmd.Stderr = errTail
+	err := cmd.Run()
+	if err == nil {
+		return nil
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return fmt.Errorf("cannot run %s: %v", cmd.Path, err)
+	}
+	f := &runFailure{code: ee.ExitCode(), stderr: errTail.String()}
+	if f.code < 0 {
+		f.code, f.status = ExitSoftware, "was killed ("+ee.String()+")"
+	} else {
+		f.status = fmt.Sprintf("exited with status %d", f.code)
+	}
+	return f
 }
 
 // tailBuffer keeps the last max bytes written to it.
@@ -399,17 +476,30 @@ func (t *tailBuffer) String() string { return string(t.buf) }
 
 // writeHeader writes the benchmark file's configuration and Unit lines.
 func (b *bench) writeHeader() {
+	b.headerDone = true
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "goos: %s\ngoarch: %s\npkg: minivm\n", runtime.GOOS, runtime.GOARCH)
 	if cpu := strings.TrimSpace(cpuid.CPU.BrandName); cpu != "" {
 		fmt.Fprintf(&buf, "cpu: %s\n", cpu)
 	}
-	for _, m := range benchMetrics {
+	if b.sim != nil {
+		b.writeSimHeader(&buf)
+	}
+	for _, m := range b.metrics {
+		var attrs []string
 		switch m.better {
 		case +1:
-			fmt.Fprintf(&buf, "Unit %s better=higher\n", m.unit)
+			attrs = append(attrs, "better=higher")
 		case -1:
-			fmt.Fprintf(&buf, "Unit %s better=lower\n", m.unit)
+			attrs = append(attrs, "better=lower")
+		}
+		if b.sim != nil {
+			// One run each, and the counts repeat: benchstat compares
+			// them without asking for a sample.
+			attrs = append(attrs, "assume=exact")
+		}
+		if attrs != nil {
+			fmt.Fprintf(&buf, "Unit %s %s\n", m.unit, strings.Join(attrs, " "))
 		}
 	}
 	b.emit(buf.Bytes())
@@ -417,9 +507,12 @@ func (b *bench) writeHeader() {
 
 // writeResult writes one run's benchmark line.
 func (b *bench) writeResult(s *benchScript, c *benchConfig, r *benchRun) {
+	if !b.headerDone {
+		b.writeHeader()
+	}
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "Benchmark%s/config=%s 1", s.name, c.name)
-	for _, m := range benchMetrics {
+	for _, m := range b.metrics {
 		fmt.Fprintf(&buf, " %s %s", strconv.FormatFloat(m.get(r), 'f', m.prec, 64), m.unit)
 	}
 	buf.WriteByte('\n')
@@ -443,13 +536,22 @@ func (b *bench) writeTable() {
 	}
 	b.bar.Clear()
 	w := b.stdout
-	fmt.Fprintf(w, "\nmedians of %d runs; differences against %s\n", b.count, b.configs[0].name)
+	if b.sim != nil {
+		fmt.Fprintf(w, "\nexact counts under callgrind, one run each (-Xgcthreads1 first); differences against %s\n", b.configs[0].name)
+	} else {
+		fmt.Fprintf(w, "\nmedians of %d runs; differences against %s\n", b.count, b.configs[0].name)
+	}
 	for _, c := range b.configs {
 		flags := strings.Join(c.flags, " ")
 		if flags == "" {
 			flags = "(defaults)"
 		}
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, flags)
+	}
+	if b.sim != nil {
+		for _, c := range simCaches {
+			fmt.Fprintf(w, "  %-12s %s\n", c+" cache", b.sim.caches[c])
+		}
 	}
 	for si, s := range b.scripts {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -461,7 +563,7 @@ func (b *bench) writeTable() {
 			}
 		}
 		fmt.Fprintln(tw)
-		for _, m := range benchMetrics {
+		for _, m := range b.metrics {
 			fmt.Fprintf(tw, "  %s", m.label)
 			base, haveBase := b.median(si, 0, &m)
 			for ci := range b.configs {

@@ -155,3 +155,87 @@ func TestReadStatsFileErrors(t *testing.T) {
 		t.Errorf("missing: %v", err)
 	}
 }
+
+// Without valgrind on the PATH, -sim is one line naming the package to
+// install, and the usage exit code.
+func TestBenchSimNoValgrind(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	script := filepath.Join(t.TempDir(), "s.lox")
+	if err := os.WriteFile(script, []byte("print 1;\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := runBench([]string{"-sim", script}, &stdout, &stderr)
+	want := "minivm bench: -sim needs valgrind's callgrind: exec: \"valgrind\": executable file not found in $PATH (apt-get install valgrind)\n"
+	if code != ExitUsage || stderr.String() != want || stdout.Len() != 0 {
+		t.Errorf("exit %d, stderr %q, stdout %q; want exit %d, stderr %q", code, stderr.String(), stdout.String(), ExitUsage, want)
+	}
+}
+
+func TestParseCacheGeometry(t *testing.T) {
+	for in, ok := range map[string]bool{
+		"32768,8,64": true, "1048576,16,64": true, "33554432,16,64": true, "12582912,12,64": true,
+		"32768,3,64": false, "32768,8,48": false, "32768,8": false, "0,8,64": false,
+		"32k,8,64": false, "32768,8,64,1": false, "64,1,8": false,
+	} {
+		if _, err := parseCacheGeometry("LL", in); (err == nil) != ok {
+			t.Errorf("parseCacheGeometry(%q): %v", in, err)
+		}
+	}
+}
+
+func TestCutBoolFlag(t *testing.T) {
+	args, ok := cutBoolFlag([]string{"-count", "2", "--sim", "a.lox", "--", "-sim"}, "sim")
+	if !ok || !slices.Equal(args, []string{"-count", "2", "a.lox", "--", "-sim"}) {
+		t.Errorf("got %q, %v", args, ok)
+	}
+	if _, ok := cutBoolFlag([]string{"a.lox", "--", "-sim"}, "sim"); ok {
+		t.Error("-sim after -- is a script")
+	}
+}
+
+// The parts callgrind writes at the collections' start and end add up to
+// the mutator's and the collector's counts; what comes before the
+// interpreter starts is not counted.
+func TestReadSimParts(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "cg.out")
+	part := func(name, trigger, totals string) {
+		text := "# callgrind format\nversion: 1\ncmd: minivm -Xgc:statsFile=x\n" +
+			"desc: D1 cache: 4096 B, 64 B, 2-way associative\ndesc: Trigger: " + trigger +
+			"\npositions: line\nevents: Ir D1mr DLmr\n\nfn=(1) main\n5 1 2\ncfn=(2) f\ncalls=1 3\n* 7\n" +
+			"totals: " + totals + "\n"
+		if err := os.WriteFile(name, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	part(out+".1", "--dump-before="+simStart, "1000 100 10") // start-up: not counted
+	part(out+".2", "--dump-before="+simGCStart[0], "50 5 1") // mutator
+	part(out+".3", "--dump-before="+simGCStart[1], "20 2")   // nursery, then global
+	part(out+".4", "--dump-before="+simGCEnd, "30 3 3")      // global
+	part(out+".5", "--dump-before="+simGCEnd, "7 0 0")       // mutator (the summary)
+	part(out, "Program termination", "3 1 1")                // mutator
+	b := &bench{sim: &simSetup{}}
+	c, err := b.readSimParts(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := c.mutator; m["Ir"] != 60 || m["D1mr"] != 6 || m["DLmr"] != 2 {
+		t.Errorf("mutator %v", m)
+	}
+	if g := c.gc; g["Ir"] != 50 || g["D1mr"] != 5 || g["DLmr"] != 3 {
+		t.Errorf("gc %v", g)
+	}
+	if b.sim.caches["D1"] != "4096 B, 64 B, 2-way associative" {
+		t.Errorf("caches %v", b.sim.caches)
+	}
+	// A run whose interpreter never started (callgrind lost the trigger)
+	// is an error, not zero counts.
+	part(out+".1", "--dump-before="+simGCStart[0], "1000 100 10")
+	if _, err := b.readSimParts(out); err == nil || !strings.Contains(err.Error(), "stripped") {
+		t.Errorf("no start: %v", err)
+	}
+	if _, err := b.readSimParts(filepath.Join(dir, "none")); err == nil || !strings.Contains(err.Error(), "cannot open") {
+		t.Errorf("missing output: %v", err)
+	}
+}

@@ -1,0 +1,107 @@
+package testscripts
+
+import (
+	"math"
+	"os/exec"
+	"strconv"
+	"strings"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/perf/benchfmt"
+)
+
+// simresults file maxpct config...
+//
+//	file is the Go benchmark format of `minivm bench -sim`: one result per
+//	configuration, each with the counts (mutator and gc instructions, D1
+//	and LL misses; instructions non-zero) and the Unit lines marking them
+//	better=lower assume=exact, and every count within maxpct percent of the first
+//	configuration's (same options: callgrind's counts repeat).
+func init() { scriptCmds["simresults"] = cmdSimResults }
+
+var simUnits = []string{"mutator-instructions", "mutator-D1-misses", "mutator-LL-misses",
+	"gc-instructions", "gc-D1-misses", "gc-LL-misses"}
+
+func cmdSimResults(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: simresults file maxpct config...")
+	}
+	maxPct, err := strconv.ParseFloat(args[1], 64)
+	ts.Check(err)
+	configs := args[2:]
+	got := map[string]map[string]float64{} // config -> unit -> value
+	units := benchfmt.UnitMetadataMap{}
+	r := benchfmt.NewReader(strings.NewReader(ts.ReadFile(args[0])), args[0])
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			ts.Fatalf("%v", rec)
+		case *benchfmt.UnitMetadata:
+			units[rec.UnitMetadataKey] = rec
+		case *benchfmt.Result:
+			_, parts := rec.Name.Parts()
+			if len(parts) != 1 || !strings.HasPrefix(string(parts[0]), "/config=") {
+				ts.Fatalf("%s: result name %q is not Name/config=NAME", args[0], rec.Name)
+			}
+			c := strings.TrimPrefix(string(parts[0]), "/config=")
+			if got[c] != nil {
+				ts.Fatalf("%s: two results for config=%s", args[0], c)
+			}
+			got[c] = map[string]float64{}
+			for _, u := range simUnits {
+				v, ok := rec.Value(u)
+				if !ok {
+					ts.Fatalf("%s: result %q has no %s", args[0], rec.Name, u)
+				}
+				got[c][u] = v
+			}
+		}
+	}
+	ts.Check(r.Err())
+	if len(got) != len(configs) {
+		ts.Fatalf("%s: %d configurations, want %d", args[0], len(got), len(configs))
+	}
+	for _, u := range simUnits {
+		if m := units.Get(u, "better"); m == nil || m.Value != "lower" {
+			ts.Fatalf("%s: no Unit %s better=lower", args[0], u)
+		}
+		if m := units.Get(u, "assume"); m == nil || m.Value != "exact" {
+			ts.Fatalf("%s: no Unit %s assume=exact", args[0], u)
+		}
+	}
+	base := got[configs[0]]
+	if base == nil || base["mutator-instructions"] == 0 || base["gc-instructions"] == 0 {
+		ts.Fatalf("%s: config=%s has no instruction counts: %v", args[0], configs[0], base)
+	}
+	for _, c := range configs[1:] {
+		for _, u := range simUnits {
+			a, b := base[u], got[c][u]
+			if d := math.Abs(b-a) / math.Max(a, 1) * 100; d > maxPct {
+				ts.Fatalf("%s: %s: config=%s %v, config=%s %v (%.3f%% apart, want at most %v%%)",
+					args[0], u, configs[0], a, c, b, d, maxPct)
+			}
+		}
+	}
+}
+
+// buildminivm VAR
+//
+//	build minivm (go build ./cmd/minivm) into $WORK and set VAR to its
+//	path. The minivm command of the scripts is the test binary, which go
+//	test (but not go test -c) links without a symbol table; valgrind
+//	needs one to see the functions minivm bench -sim splits its counts
+//	at (without, bench -sim says so: TestReadSimParts).
+func init() { scriptCmds["buildminivm"] = cmdBuildMinivm }
+
+func cmdBuildMinivm(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: buildminivm VAR")
+	}
+	bin := ts.MkAbs("minivm-with-symbols")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/minivm")
+	cmd.Dir = ".." // the module root; tests run in their package's directory
+	if out, err := cmd.CombinedOutput(); err != nil {
+		ts.Fatalf("go build ./cmd/minivm: %v\n%s", err, out)
+	}
+	ts.Setenv(args[0], bin)
+}
