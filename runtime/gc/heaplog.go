@@ -12,7 +12,7 @@ import (
 // [gc,heap] first, then the [gc] pause line GCViewer reads, then
 // minivm's [gc,stats] metrics and the [safepoint] line:
 //
-//	[gc,age] GC(3) Desired survivor size 1048576 bytes, new threshold 9 (max threshold 13)
+//	[gc,age] GC(3) Desired survivor size 1048576 bytes, new threshold 9 (max threshold 9)
 //	[gc,heap] GC(3) Nursery: 2048K->512K(4096K) Allocate: 2048K->0K(2048K) Survivor: 0K->512K(2048K)
 //	[gc,heap] GC(3) Tenure: 1024K->1536K(8192K)
 //	[gc,heap] GC(3) Metadata: 120K->118K(51200K)

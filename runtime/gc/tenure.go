@@ -6,10 +6,14 @@ import "minivm/runtime/gc/xlog"
 // adds its size to the worker's age table at the copy's new age. After a
 // nursery collection, the threshold for the next is the youngest age at
 // which the survivors of that age and younger exceed the desired survivor
-// size, TargetSurvivorRatio percent of a semispace, capped at the largest
-// threshold; older objects are tenured next time. So when survivors crowd
-// the survivor space the threshold falls (the long-lived move on before
-// they overflow it), and while they fit it rises back to the cap.
+// size, TargetSurvivorRatio percent of a semispace, capped at the
+// configured tenure age's threshold; older objects are tenured next time.
+// So when survivors crowd the survivor space the threshold falls (the
+// long-lived move on before they overflow it), and while they fit it
+// rises back to the cap. The cap is the configured age, not HotSpot's
+// fixed 15: a higher one only copies long-lived objects more often
+// (binary_trees: 30% more nursery copying with a cap of 14 than with 10,
+// BENCHMARKS.md).
 //
 // minivm's tenure age (Config.TenureAge, -Xgc:scvTenureAge) counts the
 // collections an object survives up to and including the one that
@@ -37,10 +41,7 @@ const defaultTargetSurvivorRatio = 50
 // trace: the table). A fixed tenure age only logs.
 func (h *Heap) retune(gc int, ages *ageTable) {
 	survivors := &ages[survivorRegion]
-	maxThreshold := MaxAge - 1
-	if h.cfg.FixedTenureAge {
-		maxThreshold = h.cfg.TenureAge - 1
-	}
+	maxThreshold := h.cfg.TenureAge - 1
 	desired := uint64(h.nurseryMid-h.nurseryLo) * uint64(h.cfg.TargetSurvivorRatio) / 100
 	threshold := maxThreshold
 	if !h.cfg.FixedTenureAge {
