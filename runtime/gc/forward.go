@@ -23,8 +23,9 @@ import (
 //
 // Tenuring: an object that has survived the collection's tenure age less
 // one collections (tenure.go) is copied to tenure, any other to survivor
-// space; a survivor copy's age goes up by one, and its size is added to
-// the age table at its new age; a tenure copy's age is cleared. When the chosen region is
+// space; a survivor copy's age goes up by one, a tenure copy's age is
+// cleared. The copy's size is counted by region and original age (the
+// age table, tenure.go). When the chosen region is
 // full the traversal uses the other (region.other).
 
 // pendingCopy describes an object about to be copied. It has at most
@@ -101,7 +102,7 @@ func (w *worker) forwardTo(r Ref, slot uintptr, d *destination) (n Ref, p pendin
 		storeSlot(base, slot, n)
 		return n, p, false
 	}
-	w.stats.recordCopy(slot, to, p.size, c.region, d.inside[p.region&1])
+	w.stats.recordCopy(slot, to, p.size, c.region, age, d.inside[p.region&1])
 	storeSlot(base, slot, Ref(to>>3))
 	// The copy's header: one collection older in survivor space (only a
 	// survivor copy of an object due for tenure, when tenure was full,
@@ -113,7 +114,6 @@ func (w *worker) forwardTo(r Ref, slot uintptr, d *destination) (n Ref, p pendin
 	} else if age < MaxAge<<hdrAgeShift {
 		newHdr += 1 << hdrAgeShift
 	}
-	w.stats.ages[c.region&1][(newHdr&hdrAgeMask)>>hdrAgeShift] += uint64(p.size)
 	// The words after the header, two at a time, from the last: a loop,
 	// not memmove or a helper, because a call in forwardTo would make
 	// the compiler spill its live values on every copy; at the sizes

@@ -68,10 +68,10 @@ func TestArcSlot(t *testing.T) {
 		t.Fatal("slots.arc")
 	}
 	var s workerStats
-	s.recordCopy(hot.arc(128), 136, 32, survivorRegion, false)  // contained
-	s.recordCopy(hot.arc(128), 192, 32, survivorRegion, false)  // next block
-	s.recordCopy(cold.arc(128), 136, 32, survivorRegion, false) // not hot
-	s.recordCopy(noSlot, 136, 32, survivorRegion, true)         // root: never inside
+	s.recordCopy(hot.arc(128), 136, 32, survivorRegion, 0, false)  // contained
+	s.recordCopy(hot.arc(128), 192, 32, survivorRegion, 0, false)  // next block
+	s.recordCopy(cold.arc(128), 136, 32, survivorRegion, 0, false) // not hot
+	s.recordCopy(noSlot, 136, 32, survivorRegion, 0, true)         // root: never inside
 	if s.hotCopies != 2 || s.hotContained != 1 || s.copiedObjects() != 4 || s.distance[4] != 2 || s.insideBytes != 0 {
 		t.Fatalf("stats %+v", s)
 	}

@@ -119,8 +119,8 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 	st.HeapCommitted = uint64(h.committed())
 	st.CopiedBytes = ws.copiedBytes()
 	st.CopiedObjects = ws.copiedObjects()
-	st.SurvivorBytes = ws.regionBytes[survivorRegion]
-	st.TenuredBytes = ws.regionBytes[tenureRegion]
+	st.SurvivorBytes = ws.regionBytes(survivorRegion)
+	st.TenuredBytes = ws.regionBytes(tenureRegion)
 	st.ScannedBytes = ws.scannedBytes
 	if st.PauseMs > 0 {
 		st.KBPerMs = float64(st.CopiedBytes) / 1024 / st.PauseMs

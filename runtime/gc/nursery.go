@@ -134,7 +134,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	}
 	if h.cfg.Verify {
 		v := h.clock()
-		if err := h.verifyAccount(supplies, total.regionBytes, listedBefore); err != nil {
+		if err := h.verifyAccount(supplies, [2]uint64{total.regionBytes(0), total.regionBytes(1)}, listedBefore); err != nil {
 			panic(&verifyError{Msg: fmt.Sprintf("GC(%d) after copying: %v", st.GC, err)})
 		}
 		ph.exclude(v)

@@ -100,7 +100,7 @@ func TestSurvivorOverflowKeepsTenureTight(t *testing.T) {
 			g.roots.vals[0] = FromRef(r)
 		}
 		g.h.collectNursery(CauseStress)
-		tenured := g.h.stats.total.regionBytes[tenureRegion]
+		tenured := g.h.stats.total.regionBytes(tenureRegion)
 		used := uint64(g.h.tenureTop - g.h.tenureLo)
 		if tenured == 0 {
 			t.Fatalf("%d threads: nothing overflowed into tenure", threads)

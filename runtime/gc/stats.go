@@ -28,11 +28,11 @@ import (
 // workerStats are one GC worker's counters for one collection; the
 // collection merges them into a CollectionStats. recordCopy runs once per
 // copied object, so the counters are laid out to need no branches there:
-// bytes by destination region, and copies by the bit length of slot XOR
-// copy (contain_N sums the lengths up to log2 N; the object count is the
-// sum of all).
+// bytes by destination region and age (the age table), and copies by the
+// bit length of slot XOR copy (contain_N sums the lengths up to log2 N;
+// the object count is the sum of all).
 type workerStats struct {
-	regionBytes  [2]uint64  // copied bytes by destination region
+	ages         ageTable   // copied bytes by destination region and the original's age
 	distance     [65]uint64 // copies by bits.Len64(slot XOR copy); root copies at 64
 	scannedBytes uint64
 	insideBytes  uint64 // see inside_pct above
@@ -40,7 +40,6 @@ type workerStats struct {
 	remembered   uint64 // objects added to the remembered set
 	hotCopies    uint64 // copies through a hottest slot
 	hotContained uint64 // of those, within 64 B
-	ages         ageTable
 }
 
 // smallObjectSize is the %small boundary, the evacuator's default maximum
@@ -51,9 +50,10 @@ const smallObjectSize = 256
 // slot, or noSlot for roots and class objects, which are never contained
 // or inside; a slot tagged with hotArc (see slots.arc) is its class's
 // hottest slot and is also counted for hot_contain_64. inside says whether
-// the copy landed in the worker's current scan structure.
-func (s *workerStats) recordCopy(slot, to, size uintptr, r region, inside bool) {
-	s.regionBytes[r&1] += uint64(size) // the collection's accounting, always kept
+// the copy landed in the worker's current scan structure, age is the
+// original's header age bits.
+func (s *workerStats) recordCopy(slot, to, size uintptr, r region, age uint64, inside bool) {
+	s.ages[r&1][(age&hdrAgeMask)>>hdrAgeShift] += uint64(size) // the collection's accounting, always kept
 	if !copyStatistics {
 		return
 	}
@@ -78,7 +78,17 @@ func (s *workerStats) recordCopy(slot, to, size uintptr, r region, inside bool) 
 // is never small: root copies count in distance[64].
 const noSlot = ^uintptr(0) &^ hotArc
 
-func (s *workerStats) copiedBytes() uint64 { return s.regionBytes[0] + s.regionBytes[1] }
+func (s *workerStats) copiedBytes() uint64 {
+	return s.regionBytes(survivorRegion) + s.regionBytes(tenureRegion)
+}
+
+// regionBytes returns the bytes copied to region r.
+func (s *workerStats) regionBytes(r region) (n uint64) {
+	for _, b := range s.ages[r&1] {
+		n += b
+	}
+	return n
+}
 
 func (s *workerStats) copiedObjects() uint64 {
 	var n uint64
@@ -89,9 +99,7 @@ func (s *workerStats) copiedObjects() uint64 {
 }
 
 func (s *workerStats) add(o *workerStats) {
-	for r := range s.regionBytes {
-		s.regionBytes[r] += o.regionBytes[r]
-	}
+	s.ages.add(&o.ages)
 	for i := range s.distance {
 		s.distance[i] += o.distance[i]
 	}
@@ -101,7 +109,6 @@ func (s *workerStats) add(o *workerStats) {
 	s.remembered += o.remembered
 	s.hotCopies += o.hotCopies
 	s.hotContained += o.hotContained
-	s.ages.add(&o.ages)
 }
 
 // containedPct returns the percentage of copies whose slot and copy share

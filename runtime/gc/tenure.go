@@ -2,8 +2,9 @@ package gc
 
 import "minivm/runtime/gc/xlog"
 
-// Adaptive tenuring, as HotSpot's age table does it. Every survivor copy
-// adds its size to the worker's age table at the copy's new age. After a
+// Adaptive tenuring, as HotSpot's age table does it. Every copy adds its
+// size to the worker's age table, by destination region and the
+// original's age (one collection less than the survivor copy's). After a
 // nursery collection, the threshold for the next is the youngest age at
 // which the survivors of that age and younger exceed the desired survivor
 // size, TargetSurvivorRatio percent of a semispace, capped at the
@@ -20,10 +21,21 @@ import "minivm/runtime/gc/xlog"
 // tenures it; HotSpot's threshold counts those before it: threshold =
 // tenure age - 1. The gc+age lines use HotSpot's threshold and ages.
 
-// ageTable counts survivor bytes by age (the copy's age), the tenure row
-// unused: forwardTo indexes it by destination region and header age bits,
-// without a branch or a bounds check.
+// ageTable counts copied bytes by destination region and the original's
+// age: it is also the collection's count of bytes per region, and
+// recordCopy indexes it without a branch or a bounds check.
 type ageTable [2][hdrAgeMask>>hdrAgeShift + 1]uint64
+
+// survivorsAged returns the survivor bytes whose copies have age a (at
+// least 1): those copied at age a-1, and at the largest age also those
+// copied at it (ages saturate).
+func (t *ageTable) survivorsAged(a int) uint64 {
+	n := t[survivorRegion][a-1]
+	if a == MaxAge {
+		n += t[survivorRegion][MaxAge]
+	}
+	return n
+}
 
 func (a *ageTable) add(b *ageTable) {
 	for r := range a {
@@ -40,14 +52,13 @@ const defaultTargetSurvivorRatio = 50
 // one's age table, and logs HotSpot's gc+age lines (debug: the threshold;
 // trace: the table). A fixed tenure age only logs.
 func (h *Heap) retune(gc int, ages *ageTable) {
-	survivors := &ages[survivorRegion]
 	maxThreshold := h.cfg.TenureAge - 1
 	desired := uint64(h.nurseryMid-h.nurseryLo) * uint64(h.cfg.TargetSurvivorRatio) / 100
 	threshold := maxThreshold
 	if !h.cfg.FixedTenureAge {
 		var total uint64
 		for age := 1; age <= MaxAge; age++ {
-			total += survivors[age]
+			total += ages.survivorsAged(age)
 			if total > desired {
 				threshold = min(age, maxThreshold)
 				break
@@ -61,11 +72,12 @@ func (h *Heap) retune(gc int, ages *ageTable) {
 		h.logAt(xlog.Trace, "gc,age", "GC(%d) Age table with threshold %d (max threshold %d)", gc, h.nursery.tenureAge-1, maxThreshold)
 		var total uint64
 		for age := 1; age <= MaxAge; age++ {
-			if survivors[age] == 0 {
+			n := ages.survivorsAged(age)
+			if n == 0 {
 				continue
 			}
-			total += survivors[age]
-			h.logAt(xlog.Trace, "gc,age", "GC(%d) - age %3d: %10d bytes, %10d total", gc, age, survivors[age], total)
+			total += n
+			h.logAt(xlog.Trace, "gc,age", "GC(%d) - age %3d: %10d bytes, %10d total", gc, age, n, total)
 		}
 	}
 }
