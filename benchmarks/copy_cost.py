@@ -40,26 +40,37 @@ TRAVERSAL = {
 }
 
 
+def callgrind(cmd, function, extra=()):
+    """Runs cmd (a minivm command line) under callgrind with a stats file
+    and returns the inclusive instructions of function (a regexp matched
+    against callgrind_annotate's names), the stats file's rows and the
+    callgrind output file, which is removed with tmp when done()."""
+    tmp = tempfile.mkdtemp()
+    stats, out = os.path.join(tmp, "stats.jsonl"), os.path.join(tmp, "cg.out")
+    full = ["valgrind", "--tool=callgrind", *extra, "--callgrind-out-file=" + out,
+            cmd[0], "-Xgc:statsFile=" + stats, *cmd[1:]]
+    env = dict(os.environ, GODEBUG="asyncpreemptoff=1")
+    p = subprocess.run(full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    if p.returncode != 0:
+        sys.exit("%s: exit %d\n%s" % (" ".join(full), p.returncode, p.stderr[-2000:]))
+    ann = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
+                         capture_output=True, text=True).stdout
+    m = re.search(r"^\s*([\d,]+) .*" + function + r" \[", ann, re.M)
+    if not m:
+        sys.exit("callgrind_annotate shows no %s" % function)
+    rows = [json.loads(l) for l in open(stats)]
+    return int(m.group(1).replace(",", "")), rows, out, lambda: shutil.rmtree(tmp)
+
+
 def cost(minivm, flags, collector, program, breakdown):
-    with tempfile.TemporaryDirectory() as tmp:
-        stats, out = os.path.join(tmp, "stats.jsonl"), os.path.join(tmp, "cg.out")
-        cmd = ["valgrind", "--tool=callgrind", *(["--dump-instr=yes"] if breakdown else []),
-               "--callgrind-out-file=" + out, minivm, "-Xgcthreads1",
-               "-Xgc:%sScanOrdering" % collector, "-Xgc:statsFile=" + stats, *flags, program]
-        env = dict(os.environ, GODEBUG="asyncpreemptoff=1")
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
-        if p.returncode != 0:
-            sys.exit("%s: exit %d\n%s" % (" ".join(cmd), p.returncode, p.stderr[-2000:]))
-        ann = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
-                             capture_output=True, text=True).stdout
-        m = re.search(r"^\s*([\d,]+) .*gc\.\(\*Heap\)\.runWorkers \[", ann, re.M)
-        if not m:
-            sys.exit("callgrind_annotate shows no Heap.runWorkers (no nursery collection?)")
-        rows = [json.loads(l) for l in open(stats)]
-        nursery = [r for r in rows if r.get("type") == "nursery"]
-        objects = sum(r["copied_objects"] for r in nursery)
-        kinds = kinds_of(out, minivm, TRAVERSAL[collector]) if breakdown else None
-        return int(m.group(1).replace(",", "")), objects, len(nursery), kinds
+    ins, rows, out, done = callgrind(
+        [minivm, "-Xgcthreads1", "-Xgc:%sScanOrdering" % collector, *flags, program],
+        r"gc\.\(\*Heap\)\.runWorkers", ["--dump-instr=yes"] if breakdown else [])
+    nursery = [r for r in rows if r.get("type") == "nursery"]
+    objects = sum(r["copied_objects"] for r in nursery)
+    kinds = kinds_of(out, minivm, TRAVERSAL[collector]) if breakdown else None
+    done()
+    return ins, objects, len(nursery), kinds
 
 
 KINDS = ["operations", "branches", "register moves", "spills and reloads", "calls and frames", "NOPs"]

@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -412,7 +411,7 @@ func collectorDefault(c gc.Collector) func(gc.Config) string {
 // [lo, hi): a bad size or one out of range is a usage error.
 func sizeIn(lo, hi uintptr, set func(s *settings, n uintptr)) func(s *settings, v string) error {
 	return func(s *settings, v string) error {
-		n, ok := parseSize(v)
+		n, ok := mem.ParseSize(v)
 		if !ok {
 			return fmt.Errorf("invalid size '%s'", v)
 		}
@@ -474,7 +473,7 @@ func (o *option) apply(s *settings, arg, val string) error {
 	case kindFlag:
 		o.flag(s)
 	case kindSize:
-		n, ok := parseSize(val)
+		n, ok := mem.ParseSize(val)
 		if !ok {
 			return usagef("invalid heap size '%s'", arg)
 		}
@@ -504,35 +503,6 @@ func (o *option) rangeString() string {
 		return fmt.Sprintf("[%d, ...]", o.lo)
 	}
 	return fmt.Sprintf("[%d, %d]", o.lo, o.hi)
-}
-
-// parseSize parses Java's size syntax: decimal digits with an optional
-// k/K, m/M, g/G or t/T suffix; no suffix means bytes.
-func parseSize(s string) (uintptr, bool) {
-	shift := 0
-	if s != "" {
-		switch s[len(s)-1] {
-		case 'k', 'K':
-			shift = 10
-		case 'm', 'M':
-			shift = 20
-		case 'g', 'G':
-			shift = 30
-		case 't', 'T':
-			shift = 40
-		}
-		if shift != 0 {
-			s = s[:len(s)-1]
-		}
-	}
-	if s == "" || strings.Trim(s, "0123456789") != "" {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || n > math.MaxUint64>>shift || n<<shift > math.MaxUint64>>1 {
-		return 0, false
-	}
-	return uintptr(n << shift), true
 }
 
 // formatSize renders a byte count in the largest unit that divides it:

@@ -3,10 +3,11 @@ package xlog
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"minivm/runtime/mem"
 )
 
 // Config is a logging configuration under construction: the outputs the
@@ -295,7 +296,7 @@ func checkOutputOptions(s string, file bool) error {
 				if err != nil || n < 0 || n > maxFileCount {
 					return fmt.Errorf("invalid output option '%s' (want a count in [0, %d])", item, maxFileCount)
 				}
-			} else if !validSize(val) {
+			} else if _, ok := mem.ParseSize(val); !ok {
 				return fmt.Errorf("invalid output option '%s' (want a size such as 1048576, 512k, 20m, 1g)", item)
 			}
 		default:
@@ -303,23 +304,4 @@ func checkOutputOptions(s string, file bool) error {
 		}
 	}
 	return nil
-}
-
-// validSize reports whether s is a byte count with an optional K, M or G
-// suffix that fits in an int64.
-func validSize(s string) bool {
-	shift := 0
-	switch s[len(s)-1] {
-	case 'k', 'K':
-		shift = 10
-	case 'm', 'M':
-		shift = 20
-	case 'g', 'G':
-		shift = 30
-	}
-	if shift != 0 {
-		s = s[:len(s)-1]
-	}
-	n, err := strconv.ParseUint(s, 10, 63)
-	return err == nil && s != "" && s[0] != '+' && n <= math.MaxInt64>>shift
 }
