@@ -161,6 +161,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	ph.sub("Class Unloading", "unloading_ms", c1, h.clock())
 
 	// Flip.
+	allocated := uint64(h.allocTop - h.allocLo)
 	h.allocLo, h.allocHi, h.survLo, h.survHi = h.survLo, h.survHi, h.allocLo, h.allocHi
 	h.allocTop = h.regions.survTop
 	ph.end("Post Evacuate Collection Set", "post_ms")
@@ -176,7 +177,7 @@ func (h *Heap) collectNursery(cause Cause) {
 	}
 	st.workers = workerReport(workers)
 	h.nursery.lastCopied = total.copiedBytes()
-	h.retune(st.GC, &total.ages)
+	h.retune(st.GC, &total.ages, allocated)
 	st.Phases = ph.phaseStats(workers)
 	ph.log(false, workers)
 	ph.trace(st, "Pause Young")

@@ -83,12 +83,7 @@ func (s *workerStats) copiedBytes() uint64 {
 }
 
 // regionBytes returns the bytes copied to region r.
-func (s *workerStats) regionBytes(r region) (n uint64) {
-	for _, b := range s.ages[r&1] {
-		n += b
-	}
-	return n
-}
+func (s *workerStats) regionBytes(r region) uint64 { return s.ages.regionTotal(r) }
 
 func (s *workerStats) copiedObjects() uint64 {
 	var n uint64

@@ -26,6 +26,14 @@ import "minivm/runtime/gc/xlog"
 // recordCopy indexes it without a branch or a bounds check.
 type ageTable [2][hdrAgeMask>>hdrAgeShift + 1]uint64
 
+// regionTotal returns the bytes copied to region r.
+func (t *ageTable) regionTotal(r region) (n uint64) {
+	for _, b := range t[r&1] {
+		n += b
+	}
+	return n
+}
+
 // survivorsAged returns the survivor bytes whose copies have age a (at
 // least 1): those copied at age a-1, and at the largest age also those
 // copied at it (ages saturate).
@@ -48,10 +56,21 @@ func (a *ageTable) add(b *ageTable) {
 // defaultTargetSurvivorRatio is HotSpot's -XX:TargetSurvivorRatio default.
 const defaultTargetSurvivorRatio = 50
 
+// futileSurvival is the share of the allocate space that, surviving a
+// nursery collection, makes it futile: it freed almost nothing.
+const futileSurvival = 0.9
+
 // retune sets the tenure age of the next nursery collection from this
 // one's age table, and logs HotSpot's gc+age lines (debug: the threshold;
 // trace: the table). A fixed tenure age only logs.
-func (h *Heap) retune(gc int, ages *ageTable) {
+//
+// After a futile collection (futileSurvival of the allocated bytes
+// survived), the next one tenures everything it copies: the survivors
+// fill the survivor space, so copying them there again would only repeat
+// the futile copy. Collecting globally instead would mark all of tenure
+// to free what is, in such a program, almost all live; tenuring at once
+// copies each survivor once (BENCHMARKS.md, "Adaptive tenuring").
+func (h *Heap) retune(gc int, ages *ageTable, allocated uint64) {
 	maxThreshold := h.cfg.TenureAge - 1
 	desired := uint64(h.nurseryMid-h.nurseryLo) * uint64(h.cfg.TargetSurvivorRatio) / 100
 	threshold := maxThreshold
@@ -65,6 +84,12 @@ func (h *Heap) retune(gc int, ages *ageTable) {
 			}
 		}
 		h.nursery.tenureAge = threshold + 1
+		if survived := ages.regionTotal(survivorRegion) + ages.regionTotal(tenureRegion); allocated > 0 &&
+			float64(survived) >= futileSurvival*float64(allocated) {
+			h.nursery.tenureAge = 1
+			h.logAt(xlog.Debug, "gc,age", "GC(%d) Futile collection: %d of %d bytes survived; the next collection tenures every survivor",
+				gc, survived, allocated)
+		}
 	}
 	h.logAt(xlog.Debug, "gc,age", "GC(%d) Desired survivor size %d bytes, new threshold %d (max threshold %d)",
 		gc, desired, h.nursery.tenureAge-1, maxThreshold)

@@ -7,8 +7,8 @@ import (
 
 // TestAdaptiveTenureAge: when a collection's survivors exceed the desired
 // survivor size, the next collection tenures them sooner; with room to
-// spare the age climbs back to the cap, the configured age; a fixed age
-// never moves. The age
+// spare the age climbs back to the cap, the configured age; after a
+// futile collection the next tenures everything; a fixed age never moves. The age
 // table accounts for every survivor byte.
 func TestAdaptiveTenureAge(t *testing.T) {
 	for _, fixed := range []bool{false, true} {
@@ -16,6 +16,9 @@ func TestAdaptiveTenureAge(t *testing.T) {
 		// About 700 KB of live nodes: more than half a 1 MB semispace.
 		for len(g.roots.vals) < 700<<10/40 {
 			g.newNode()
+		}
+		for i := 0; i < 300<<10/48; i++ {
+			g.h.allocSlots(g.array, 4, Nil) // garbage: the collection is not futile
 		}
 		before := g.h.stats.total.regionBytes(survivorRegion)
 		g.h.collectNursery(CauseStress)
@@ -39,6 +42,19 @@ func TestAdaptiveTenureAge(t *testing.T) {
 		want = 10 // the cap is the configured age
 		if got := g.h.nursery.tenureAge; got != want {
 			t.Errorf("fixed %v: tenure age %d after a small collection, want %d", fixed, got, want)
+		}
+		// A futile collection (nearly everything allocated survives): the
+		// next tenures every survivor, unless the age is fixed.
+		for i := 0; i < 20000; i++ {
+			g.newNode()
+		}
+		g.h.collectNursery(CauseStress)
+		want = 1
+		if fixed {
+			want = 10
+		}
+		if got := g.h.nursery.tenureAge; got != want {
+			t.Errorf("fixed %v: tenure age %d after a futile collection, want %d", fixed, got, want)
 		}
 	}
 }
