@@ -83,7 +83,7 @@ var tagSets = func() []tagSet {
 		{label: "gc,stats", about: "info: minivm's metrics per collection and a summary at exit; debug: scan, CPU, stall, TLAB and per-worker detail"},
 		{label: "gc,heap", about: "info: each space before and after a collection"},
 		{label: "gc,heap,exit", about: "info: the heap's spaces at exit"},
-		{label: "gc,age", about: "debug: the tenuring threshold of each nursery collection"},
+		{label: "gc,age", about: "debug: the tenuring threshold of each nursery collection, futile collections; trace: the age table"},
 		{label: "gc,phases", about: "info/debug: the time of each collection phase"},
 		{label: "gc,tlab", about: "debug: TLAB totals per collection; trace: each thread's TLAB (as HotSpot)"},
 		{label: "gc,metadata", about: "info: the class-metadata sub-allocator at exit"},
