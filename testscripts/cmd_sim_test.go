@@ -4,10 +4,8 @@ import (
 	"math"
 	"os/exec"
 	"strconv"
-	"strings"
 
 	"github.com/rogpeppe/go-internal/testscript"
-	"golang.org/x/perf/benchfmt"
 )
 
 // simresults file maxpct config...
@@ -30,34 +28,21 @@ func cmdSimResults(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	configs := args[2:]
 	got := map[string]map[string]float64{} // config -> unit -> value
-	units := benchfmt.UnitMetadataMap{}
-	r := benchfmt.NewReader(strings.NewReader(ts.ReadFile(args[0])), args[0])
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			ts.Fatalf("%v", rec)
-		case *benchfmt.UnitMetadata:
-			units[rec.UnitMetadataKey] = rec
-		case *benchfmt.Result:
-			_, parts := rec.Name.Parts()
-			if len(parts) != 1 || !strings.HasPrefix(string(parts[0]), "/config=") {
-				ts.Fatalf("%s: result name %q is not Name/config=NAME", args[0], rec.Name)
+	results, units := benchConfigResults(ts, args[0])
+	for _, rec := range results {
+		c := rec.config
+		if got[c] != nil {
+			ts.Fatalf("%s: two results for config=%s", args[0], c)
+		}
+		got[c] = map[string]float64{}
+		for _, u := range simUnits {
+			v, ok := rec.Value(u)
+			if !ok {
+				ts.Fatalf("%s: result %q has no %s", args[0], rec.Name, u)
 			}
-			c := strings.TrimPrefix(string(parts[0]), "/config=")
-			if got[c] != nil {
-				ts.Fatalf("%s: two results for config=%s", args[0], c)
-			}
-			got[c] = map[string]float64{}
-			for _, u := range simUnits {
-				v, ok := rec.Value(u)
-				if !ok {
-					ts.Fatalf("%s: result %q has no %s", args[0], rec.Name, u)
-				}
-				got[c][u] = v
-			}
+			got[c][u] = v
 		}
 	}
-	ts.Check(r.Err())
 	if len(got) != len(configs) {
 		ts.Fatalf("%s: %d configurations, want %d", args[0], len(got), len(configs))
 	}

@@ -168,6 +168,37 @@ func cmdJSONLKeys(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// configResult is a benchmark result named Name/config=CONFIG.
+type configResult struct {
+	config string
+	*benchfmt.Result
+}
+
+// benchConfigResults reads file, Go benchmark format without syntax
+// errors, whose every result is named Name/config=CONFIG, and returns the
+// results and the Unit lines.
+func benchConfigResults(ts *testscript.TestScript, file string) ([]configResult, benchfmt.UnitMetadataMap) {
+	var results []configResult
+	units := benchfmt.UnitMetadataMap{}
+	r := benchfmt.NewReader(strings.NewReader(ts.ReadFile(file)), file)
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			ts.Fatalf("%v", rec)
+		case *benchfmt.UnitMetadata:
+			units[rec.UnitMetadataKey] = rec
+		case *benchfmt.Result:
+			base, parts := rec.Name.Parts()
+			if len(base) == 0 || len(parts) != 1 || !strings.HasPrefix(string(parts[0]), "/config=") {
+				ts.Fatalf("%s: result name %q is not Name/config=NAME", file, rec.Name)
+			}
+			results = append(results, configResult{strings.TrimPrefix(string(parts[0]), "/config="), rec.Clone()})
+		}
+	}
+	ts.Check(r.Err())
+	return results, units
+}
+
 // cmdBenchResults: benchresults file n config...
 func cmdBenchResults(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 3 {
@@ -177,31 +208,17 @@ func cmdBenchResults(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	configs := args[2:]
 	perConfig := map[string]int{}
-	units := benchfmt.UnitMetadataMap{}
-	r := benchfmt.NewReader(strings.NewReader(ts.ReadFile(args[0])), args[0])
-	n := 0
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			ts.Fatalf("%v", rec)
-		case *benchfmt.UnitMetadata:
-			units[rec.UnitMetadataKey] = rec
-		case *benchfmt.Result:
-			n++
-			base, parts := rec.Name.Parts()
-			if len(base) == 0 || len(parts) != 1 || !strings.HasPrefix(string(parts[0]), "/config=") {
-				ts.Fatalf("%s: result name %q is not Name/config=NAME", args[0], rec.Name)
-			}
-			perConfig[strings.TrimPrefix(string(parts[0]), "/config=")]++
-			if rec.Iters < 1 || len(rec.Values) < 2 {
-				ts.Fatalf("%s: result %q: %d iterations, %d values", args[0], rec.Name, rec.Iters, len(rec.Values))
-			}
-			if _, ok := rec.Value("sec/op"); !ok { // benchfmt tidies ns/op
-				ts.Fatalf("%s: result %q has no ns/op", args[0], rec.Name)
-			}
+	results, units := benchConfigResults(ts, args[0])
+	n := len(results)
+	for _, rec := range results {
+		perConfig[rec.config]++
+		if rec.Iters < 1 || len(rec.Values) < 2 {
+			ts.Fatalf("%s: result %q: %d iterations, %d values", args[0], rec.Name, rec.Iters, len(rec.Values))
+		}
+		if _, ok := rec.Value("sec/op"); !ok { // benchfmt tidies ns/op
+			ts.Fatalf("%s: result %q has no ns/op", args[0], rec.Name)
 		}
 	}
-	ts.Check(r.Err())
 	if n != want {
 		ts.Fatalf("%s: %d results, want %d", args[0], n, want)
 	}

@@ -101,14 +101,19 @@ def ratio(v, base):
     return f"{v / base:.2f}x" if base else "—"
 
 
-def main():
-    ap = argparse.ArgumentParser(description="minivm vs HotSpot ParallelGC young collections; see the docstring.")
+def add_vm_arguments(ap, minivm_example):
+    """The options both comparison scripts take: rounds and the two VMs."""
     ap.add_argument("-n", type=int, default=5, help="rounds [5]")
     ap.add_argument("--minivm", default=os.path.join(ROOT, "minivm"), help="minivm binary [minivm at the repo root]")
-    ap.add_argument("--minivm-flags", default="", help="more minivm options, e.g. -Xgc:recursiveScanOrdering")
+    ap.add_argument("--minivm-flags", default="", help="more minivm options, e.g. " + minivm_example)
     ap.add_argument("--java", default="java")
     ap.add_argument("--javac", default="javac")
     ap.add_argument("--java-flags", default="", help="more java options")
+
+
+def main():
+    ap = argparse.ArgumentParser(description="minivm vs HotSpot ParallelGC young collections; see the docstring.")
+    add_vm_arguments(ap, "-Xgc:recursiveScanOrdering")
     ap.add_argument("--suite", default=os.path.join(os.path.dirname(ROOT), "shared", "lox"),
                     help="the Lox suite, for benchmark/binary_trees.lox [../shared/lox]")
     ap.add_argument("--seed", type=int, default=1, help="seed of the per-round shuffle [1]")

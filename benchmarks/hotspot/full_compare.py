@@ -22,7 +22,7 @@ census line (each record, array, and String with its byte[]).
 """
 import argparse, difflib, json, os, random, re, shlex, shutil, statistics, subprocess, sys, tempfile
 
-from compare import execute, ratio
+from compare import add_vm_arguments, execute, ratio
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -93,12 +93,7 @@ def summarize(pauses, objects, live_mb, mark_ms, compact_ms):
 
 def main():
     ap = argparse.ArgumentParser(description="minivm vs HotSpot ParallelGC full collections; see the docstring.")
-    ap.add_argument("-n", type=int, default=5, help="rounds [5]")
-    ap.add_argument("--minivm", default=os.path.join(ROOT, "minivm"), help="minivm binary [minivm at the repo root]")
-    ap.add_argument("--minivm-flags", default="", help="more minivm options, e.g. -Xgc:markScanOrdering=breadthFirst")
-    ap.add_argument("--java", default="java")
-    ap.add_argument("--javac", default="javac")
-    ap.add_argument("--java-flags", default="", help="more java options")
+    add_vm_arguments(ap, "-Xgc:markScanOrdering=breadthFirst")
     ap.add_argument("--seed", type=int, default=1, help="seed of the per-round shuffle [1]")
     a = ap.parse_args()
     for tool in (a.java, a.javac):

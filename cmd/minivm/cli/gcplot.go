@@ -420,16 +420,24 @@ func activationsPanel(inputs []plotInput) (*plot.Plot, error) {
 	return p, nil
 }
 
+// drawHeader fills figure c (w by h) white, since SVG has no background
+// of its own, and centres title in the title band; it returns the band's
+// bottom.
+func drawHeader(c draw.Canvas, w, h vg.Length, size float64, title string) (top vg.Length) {
+	c.SetColor(color.White)
+	c.Fill(c.Rectangle.Path())
+	top = h - titleHeight
+	style := textStyle(size)
+	style.XAlign = text.XCenter
+	c.FillText(style, vg.Point{X: w / 2, Y: top + titleHeight/2 - 5}, title)
+	return top
+}
+
 // draw lays the figure out on c: the title, the file legend, the panels
 // with their data areas aligned.
 func (f *gcFigure) draw(c draw.Canvas) {
-	c.SetColor(color.White) // SVG has no background of its own
-	c.Fill(c.Rectangle.Path())
 	w, h := f.size()
-	top := h - titleHeight
-	title := textStyle(14)
-	title.XAlign = text.XCenter
-	c.FillText(title, vg.Point{X: w / 2, Y: top + titleHeight/2 - 5}, "minivm GC statistics")
+	top := drawHeader(c, w, h, 14, "minivm GC statistics")
 
 	label := textStyle(11)
 	label.YAlign = text.YCenter

@@ -47,13 +47,8 @@ func (f *timelineFigure) size() (w, h vg.Length) {
 }
 
 func (f *timelineFigure) draw(c draw.Canvas) {
-	c.SetColor(color.White) // SVG has no background of its own
-	c.Fill(c.Rectangle.Path())
 	w, h := f.size()
-	top := h - titleHeight
-	title := textStyle(13)
-	title.XAlign = text.XCenter
-	c.FillText(title, vg.Point{X: w / 2, Y: top + titleHeight/2 - 5}, f.title)
+	top := drawHeader(c, w, h, 13, f.title)
 	label := textStyle(10)
 	label.YAlign = text.YCenter
 	colW := (w - vg.Inch) / vg.Length(len(timelineKinds))
