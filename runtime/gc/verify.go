@@ -74,7 +74,7 @@ func (h *Heap) verify(gcNum int, when string) {
 		off := uintptr(r) << 3
 		for _, lm := range starts {
 			if lm.contains(off) {
-				return lm.isLive(off)
+				return lm.isStart(off)
 			}
 		}
 		return false
