@@ -170,14 +170,26 @@ func (c *compactor) adjustRegion(r *compactRegion) {
 	h, lm, t := c.h, r.lm, c.tenure
 	keepsYoung := !c.promote && lm == c.tenure
 	r.first, r.end = r.hi, r.hi
+	settled := uint64(hdrMarked | hdrRemembered)
+	if lm == c.tenure {
+		settled |= hdrAgeMask
+	}
 	var it slots
 	first, last := r.cells()
 	for ci := first; ci < last; ci++ {
 		for starts := lm.cells[ci] >> cellWords; starts != 0; starts &= starts - 1 {
 			off := lm.lo + (ci*cellWords+uintptr(bits.TrailingZeros64(starts)))*WordSize
 			ref := Ref(off >> 3)
-			m := h.MetaOf(ref)
+			hp := h.word(ref, 0)
+			hdr := *hp
+			m := Meta(uint32(hdr))
 			r.first = min(r.first, off)
+			if lm.identity || lm.forward(off) == off {
+				// The object stays: clear its header now, while it is in
+				// the cache; moving then has nothing to do for it (in a
+				// compact region, nothing at all).
+				*hp = hdr &^ settled
+			}
 			if size, ok := h.leafSize(ref, m); ok {
 				r.end = off + size
 				continue
@@ -214,6 +226,18 @@ func (c *compactor) adjustRegion(r *compactRegion) {
 		r.dest = lm.forward(r.first)
 		r.destEnd = lm.forward(r.end-WordSize) + WordSize
 	}
+}
+
+// live reports whether marking found the object r live. (Headers lose
+// their marks while references are adjusted.)
+func (c *compactor) live(r Ref) bool {
+	off := uintptr(r) << 3
+	for _, lm := range [2]*liveMap{c.tenure, c.nursery} {
+		if lm.contains(off) {
+			return lm.isStart(off)
+		}
+	}
+	return false
 }
 
 // move slides every region that moves.
@@ -268,20 +292,24 @@ func (c *compactor) await(w *compactWorker, t *compactRegion) {
 }
 
 // moveRegion slides region r's objects to their destinations, clearing
-// marks, remembered bits and, for objects that reach tenure, ages.
+// marks, remembered bits and, for objects that reach tenure, ages (as
+// adjustRegion did for those that stay).
 func (c *compactor) moveRegion(r *compactRegion) {
 	h, lm := c.h, r.lm
+	if r.dest == r.first && r.destEnd-r.dest == r.end-r.first {
+		return // compact already: settled while adjusting
+	}
 	to := r.dest
 	for off := r.first; off < r.end; {
 		size := h.sizeAt(off)
-		hdr := *h.word(Ref(off>>3), 0) &^ (hdrMarked | hdrRemembered)
-		if to != off {
+		if to != off { // objects that stay were settled
+			hdr := *h.word(Ref(off>>3), 0) &^ (hdrMarked | hdrRemembered)
 			copy(unsafe.Slice((*byte)(unsafe.Add(h.base, to)), size), unsafe.Slice((*byte)(unsafe.Add(h.base, off)), size))
+			if to < h.nurseryLo {
+				hdr &^= hdrAgeMask
+			}
+			*h.word(Ref(to>>3), 0) = hdr
 		}
-		if to < h.nurseryLo {
-			hdr &^= hdrAgeMask
-		}
-		*h.word(Ref(to>>3), 0) = hdr
 		to += size
 		if off += size; off < r.end && !lm.isStart(off) {
 			off = lm.nextStart(off, r.end)

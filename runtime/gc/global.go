@@ -20,7 +20,9 @@ import "time"
 //     rebuild the remembered set if the nursery kept objects.
 //  5. Unload classes whose class object was not marked.
 //
-// Headers stay intact until step 4, so sizes can be read throughout.
+// Objects keep their class and size in the header throughout; the marks
+// are cleared in steps 3 and 4, so the liveMaps say what is live after
+// marking.
 
 // globalState is the global collector's scratch, kept between collections
 // so that its bitmaps are allocated once.
@@ -77,7 +79,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 	c.adjust(n)
 	ph.sub("Adjust Pointers", "adjust_pointers_ms", a, h.clock())
 	dead := h.clearClassTable(func(r Ref) (Ref, bool) {
-		if *h.word(r, 0)&hdrMarked == 0 {
+		if !c.live(r) {
 			return 0, false
 		}
 		return c.newRef(r), true
@@ -148,7 +150,7 @@ func (h *Heap) globalWorkers() int {
 // fillDead turns the garbage between the live objects of lm into filler
 // holes when they stay where they are (the nursery, when tenure cannot
 // take it): their stale references must not be seen by later heap walks.
-// Live objects lose their marks and remembered bits.
+// (Its live objects were settled while references were adjusted.)
 func (h *Heap) fillDead(lm *liveMap) {
 	if !lm.identity {
 		return
@@ -161,9 +163,7 @@ func (h *Heap) fillDead(lm *liveMap) {
 		}
 		off = next
 		for off < lm.hi && lm.isLive(off) {
-			size := h.sizeAt(off)
-			*h.word(Ref(off>>3), 0) &^= hdrMarked | hdrRemembered
-			off += size
+			off += h.sizeAt(off)
 		}
 	}
 }
