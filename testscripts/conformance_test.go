@@ -84,12 +84,16 @@ var stressConfigs = []config{
 	{"hierarchical+stress+threads4", []string{"-Xgcthreads4", "-Xgc:hierarchicalScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
 	{"recursive+stress+threads4", []string{"-Xgcthreads4", "-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
 	// Global collections (every 64th stress collection) in each mark
-	// order, marking on one, two and four workers.
+	// order, marking and compacting on one, two and four workers.
 	{"markBreadthFirst+stress+threads1", []string{"-Xgcthreads1", "-Xgc:markScanOrdering=breadthFirst", "-Xgc:stress", "-Xcheck:gc"}},
 	{"markBreadthFirst+stress+threads2", []string{"-Xgcthreads2", "-Xgc:markScanOrdering=breadthFirst", "-Xgc:stress", "-Xcheck:gc"}},
 	{"markPrefetch+stress+threads2", []string{"-Xgcthreads2", "-Xgc:markScanOrdering=prefetch", "-Xgc:stress", "-Xcheck:gc"}},
 	{"markPrefetch+stress+threads4", []string{"-Xgcthreads4", "-Xgc:markScanOrdering=prefetch", "-Xgc:stress", "-Xcheck:gc"}},
+	{"markBreadthFirst+stress+threads4", []string{"-Xgcthreads4", "-Xgc:markScanOrdering=breadthFirst", "-Xgc:stress", "-Xcheck:gc"}},
+	{"markPrefetch+stress+threads1", []string{"-Xgcthreads1", "-Xgc:markScanOrdering=prefetch", "-Xgc:stress", "-Xcheck:gc"}},
+	{"markDepthFirst+stress+threads1", []string{"-Xgcthreads1", "-Xgc:markScanOrdering=depthFirst", "-Xgc:stress", "-Xcheck:gc"}},
 	{"markDepthFirst+stress+threads2", []string{"-Xgcthreads2", "-Xgc:markScanOrdering=depthFirst", "-Xgc:stress", "-Xcheck:gc"}},
+	{"markDepthFirst+stress+threads4", []string{"-Xgcthreads4", "-Xgc:markScanOrdering=depthFirst", "-Xgc:stress", "-Xcheck:gc"}},
 }
 
 // suiteTimeout bounds one test file: run_suite.py's --timeout default,

@@ -17,9 +17,10 @@ import (
 // roots, copying and scanning, termination), Post Evacuate Collection Set
 // (merging the workers' results, the class table's clearables and class
 // unloading, the flip). Global collections follow ParallelGC's: Pre
-// Compact, Marking Phase, Summary Phase, Adjust Roots (with the class
-// table and class unloading), Compaction Phase, Post Compact (the
-// remembered set rebuilt).
+// Compact, Marking Phase, Summary Phase, Adjust Roots (the roots, the
+// workers' Adjust Pointers pass over the live objects, the class table
+// and class unloading), Compaction Phase, Post Compact (the remembered set
+// rebuilt).
 
 // phaseRecord is one timed phase. dur excludes -Xcheck:gc verification
 // run inside the phase; start and end are wall times for the trace.
