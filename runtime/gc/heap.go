@@ -25,7 +25,7 @@ type RootSource interface {
 // All positions are byte offsets from base. The allocate space is one of
 // the semispaces, the survivor space the other; they swap roles after each
 // nursery collection. Tenure grows upward from tenureLo; its committed part
-// grows on demand.
+// grows on demand and is resized after each global collection (sizing.go).
 type Heap struct {
 	cfg  Config
 	res  mem.Reservation
