@@ -57,14 +57,24 @@ func (m *Mutator) allocateSlow(size uintptr) Ref {
 
 // collectAndAllocate collects for a failed allocation of size bytes and
 // allocates them; the caller holds allocMu with the world stopped.
-// A nursery collection comes first, then a global one; only when that
-// leaves no room is the request an OutOfMemoryError (HotSpot's
+// A nursery collection comes first, then one that tenures every survivor
+// if the first left no room, then a global one; only when that leaves no
+// room is the request an OutOfMemoryError (HotSpot's
 // satisfy_failed_allocation, run at the safepoint).
 func (m *Mutator) collectAndAllocate(size uintptr) Ref {
 	h := m.h
 	h.collectNursery(CauseAllocationFailure)
 	if off, ok := m.allocateInNursery(size); ok {
 		return Ref(off >> 3)
+	}
+	// The survivors fill the allocate space. While the reservation can
+	// take them, tenure expands to hold them all rather than be
+	// collected (sizing.go).
+	if size <= h.allocHi-h.allocLo && h.tenureCanAbsorbNursery() {
+		h.collectNurseryTenuringAll(CauseAllocationFailure)
+		if off, ok := m.allocateInNursery(size); ok {
+			return Ref(off >> 3)
+		}
 	}
 	h.collectGlobal(CauseAllocationFailure)
 	if off, ok := m.allocateInNursery(size); ok {
@@ -164,7 +174,7 @@ func (h *Heap) bumpTenure(size uintptr) (uintptr, bool) {
 	}
 	if h.tenureTop+size > h.tenureCommitted {
 		grow := max(h.tenureTop+size-h.tenureCommitted, (h.tenureCommitted-h.tenureLo)/4, 1<<20)
-		if h.growTenure(grow) != nil || h.tenureTop+size > h.tenureCommitted {
+		if h.expandTenure(grow) != nil || h.tenureTop+size > h.tenureCommitted {
 			return 0, false
 		}
 	}

@@ -38,6 +38,13 @@ type Config struct {
 	// keeps the survivors below this percentage of a semispace.
 	TargetSurvivorRatio int
 
+	// MinHeapFreeRatio and MaxHeapFreeRatio (-XX:MinHeapFreeRatio=,
+	// -XX:MaxHeapFreeRatio=) are the percentages of committed tenure
+	// that a global collection leaves free at least and at most, by
+	// committing or decommitting tenure (sizing.go). New takes them as
+	// given (0 is a ratio too); DefaultConfig holds HotSpot's 40 and 70.
+	MinHeapFreeRatio, MaxHeapFreeRatio int
+
 	// MarkOrder (-Xgc:markScanOrdering=) is the global collector's
 	// marking order (mark.go).
 	MarkOrder MarkOrder
@@ -183,6 +190,8 @@ func DefaultConfig() Config {
 		TenureAge:   defaultTenureAge,
 
 		TargetSurvivorRatio: defaultTargetSurvivorRatio,
+		MinHeapFreeRatio:    defaultMinHeapFreeRatio,
+		MaxHeapFreeRatio:    defaultMaxHeapFreeRatio,
 		LargeObjectSize:     defaultLargeObjectSize,
 		GCThreads:           min(runtime.NumCPU(), 64),
 

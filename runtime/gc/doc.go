@@ -12,7 +12,8 @@
 //
 //	[ guard | tenure ->            ...           | semispace A | semispace B ]
 //
-// Tenure grows upward from the bottom; its committed part grows on demand.
+// Tenure grows upward from the bottom; its committed part grows on demand
+// and is resized after each global collection (sizing.go).
 // The nursery (-Xmn) is two equal semispaces at the top: the allocate space,
 // where mutators bump-allocate from TLABs, and the survivor space, empty
 // between collections. Objects of at least Config.LargeObjectSize bytes are
@@ -62,8 +63,11 @@
 // Mark everything, in parallel on the GC workers (mark.go), then slide live
 // tenure objects down, followed by the live nursery objects when they fit,
 // so promotion stays a pointer bump (global.go). It runs when tenure cannot absorb the worst-case promotion of
-// the next nursery collection (the whole allocate space), when allocation
-// fails after a nursery collection, and on gc(). When live data does not fit,
+// the next nursery collection (the whole allocate space) within -Xmx, when
+// allocation fails after nursery collections (one that tenures every
+// survivor follows one whose survivors fill the allocate space, while
+// tenure can take them), and on gc(). Afterwards committed tenure moves
+// toward -XX:MinHeapFreeRatio / -XX:MaxHeapFreeRatio (sizing.go). When live data does not fit,
 // allocation panics with *OutOfMemoryError, which the interpreter reports as
 // a Lox runtime error.
 //
@@ -101,6 +105,7 @@
 //	evacuator.go, evacuator_steal.go, worklist.go   the evacuator, its work sharing
 //	global.go, livemap.go   the global collector (compact) and its bitmaps
 //	mark.go                 its marking: orders, parallel markers, shared work
+//	sizing.go               tenure's expansion and its resizing after a global collection
 //	verify.go               -Xcheck:gc
 //	stats.go, log.go, heaplog.go, metadata_log.go   statistics and their
 //	                        output: JSON Lines and unified-logging lines, by tag

@@ -104,6 +104,7 @@ func (h *Heap) collectGlobal(cause Cause) {
 		*h.word(r, 0) |= hdrRemembered
 		h.remembered = append(h.remembered, r)
 	}
+	h.resizeTenure(st.GC)
 	ph.end("Post Compact", "post_ms")
 	pause := ph.pause()
 	st.CompactMs = float64((pause - pre - mark).Nanoseconds()) / 1e6

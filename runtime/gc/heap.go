@@ -25,13 +25,14 @@ type RootSource interface {
 // All positions are byte offsets from base. The allocate space is one of
 // the semispaces, the survivor space the other; they swap roles after each
 // nursery collection. Tenure grows upward from tenureLo; its committed part
-// grows on demand.
+// grows on demand and is resized after each global collection (sizing.go).
 type Heap struct {
 	cfg  Config
 	res  mem.Reservation
 	base unsafe.Pointer
 
 	tenureLo, tenureTop, tenureCommitted, tenureHi uintptr
+	tenureInitial                                  uintptr // committed at start: the floor of shrinking (sizing.go)
 	nurseryLo, nurseryMid, nurseryHi               uintptr
 	allocLo, allocHi, allocTop                     uintptr // allocate space; allocTop: next carve (CAS by mutators)
 	survLo, survHi                                 uintptr
@@ -189,6 +190,7 @@ func New(cfg Config, roots RootSource) (*Heap, error) {
 		h.Release()
 		return nil, err
 	}
+	h.tenureInitial = h.tenureCommitted - h.tenureLo
 	if h.filler8, err = h.NewMeta(MetaSpec{Layout: LayoutFixed}); err != nil {
 		h.Release()
 		return nil, err
@@ -233,6 +235,12 @@ func (cfg *Config) check() error {
 		return fmt.Errorf("tenure age %d out of range [1, %d]", cfg.TenureAge, MaxAge)
 	case cfg.TargetSurvivorRatio < 1 || cfg.TargetSurvivorRatio > 100:
 		return fmt.Errorf("TargetSurvivorRatio %d out of range [1, 100]", cfg.TargetSurvivorRatio)
+	case cfg.MinHeapFreeRatio < 0 || cfg.MinHeapFreeRatio > 100:
+		return fmt.Errorf("MinHeapFreeRatio %d out of range [0, 100]", cfg.MinHeapFreeRatio)
+	case cfg.MaxHeapFreeRatio < 0 || cfg.MaxHeapFreeRatio > 100:
+		return fmt.Errorf("MaxHeapFreeRatio %d out of range [0, 100]", cfg.MaxHeapFreeRatio)
+	case cfg.MinHeapFreeRatio > cfg.MaxHeapFreeRatio:
+		return fmt.Errorf("MinHeapFreeRatio %d exceeds MaxHeapFreeRatio %d", cfg.MinHeapFreeRatio, cfg.MaxHeapFreeRatio)
 	case cfg.MaxStackDepth < 1:
 		return fmt.Errorf("recursiveMaximumStackDepth %d must be at least 1", cfg.MaxStackDepth)
 	case cfg.MaxInsideCopySize < 16:
@@ -325,7 +333,7 @@ func (h *Heap) ensureTenureCommitted(end uintptr) error {
 	if end <= h.tenureCommitted {
 		return nil
 	}
-	return h.growTenure(end - h.tenureCommitted)
+	return h.expandTenure(end - h.tenureCommitted)
 }
 
 // Release unmaps the heap. The Heap must not be used afterwards.

@@ -39,7 +39,7 @@ func (h *Heap) collectNursery(cause Cause) {
 		panic("gc: collection requested during a collection")
 	}
 	h.retireTLABs()
-	if h.tenureHi-h.tenureTop < h.allocTop-h.allocLo+h.promotionSlack() {
+	if !h.tenureCanAbsorbNursery() {
 		h.collectGlobal(cause)
 		return
 	}

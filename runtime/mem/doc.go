@@ -1,10 +1,11 @@
 // Package mem is minivm's interface to operating-system memory: reserving
-// address space, committing it, pretouching it, and
+// address space, committing and decommitting it, pretouching it, and
 // placing memory below 4 GB for class metadata (compressed class
 // pointers).
 //
 // Parts, after OMR's and HotSpot's designs:
-//   - vmem.go: Reserve (PROT_NONE), Commit, Release.
+//   - vmem.go: Reserve (PROT_NONE), Commit, Decommit (MADV_DONTNEED, then
+//     PROT_NONE), Release.
 //   - pretouch.go: pretouch in modes store, atomic, populate
 //     (MADV_POPULATE_WRITE with an EINVAL fallback), PretouchParallel
 //     (4 MB chunks claimed by CAS) and BackgroundPretoucher (a goroutine

@@ -206,17 +206,20 @@ func BestPretouch(addr, size uintptr, workers int) error {
 // working just ahead of it. Touching uses MADV_POPULATE_WRITE (or an
 // atomic add of 0), both safe while the mutator uses the memory.
 //
-// The owner must call Stop before unmapping or decommitting any queued
-// range.
+// The owner must call Stop before unmapping any queued range, and Trim
+// before decommitting one.
 type BackgroundPretoucher struct {
-	mu      sync.Mutex
-	queue   []addrRange // committed, not yet touched, address order
-	floor   uintptr     // the allocator's position
-	wake    chan struct{}
-	stop    chan struct{}
-	done    chan struct{}
-	touched atomic.Uintptr
-	stopped bool
+	// touching is held while a chunk is claimed and touched, so that
+	// Trim can wait for a chunk in flight.
+	touching sync.Mutex
+	mu       sync.Mutex
+	queue    []addrRange // committed, not yet touched, address order
+	floor    uintptr     // the allocator's position
+	wake     chan struct{}
+	stop     chan struct{}
+	done     chan struct{}
+	touched  atomic.Uintptr
+	stopped  bool
 }
 
 // backgroundChunk is the unit the background goroutine touches between
@@ -254,6 +257,24 @@ func (b *BackgroundPretoucher) AllocatorAt(addr uintptr) {
 	b.mu.Lock()
 	b.floor = max(b.floor, addr)
 	b.mu.Unlock()
+}
+
+// Trim drops the queued memory at and above addr and waits for a chunk
+// being touched to finish: afterwards nothing above addr is touched until
+// it is queued again, so it may be decommitted.
+func (b *BackgroundPretoucher) Trim(addr uintptr) {
+	b.touching.Lock()
+	defer b.touching.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	kept := b.queue[:0]
+	for _, r := range b.queue {
+		if r.lo < addr {
+			r.hi = min(r.hi, addr)
+			kept = append(kept, r)
+		}
+	}
+	b.queue = kept
 }
 
 // Touched returns the bytes pretouched so far.
@@ -319,7 +340,12 @@ func (b *BackgroundPretoucher) run() {
 			return
 		default:
 		}
+		b.touching.Lock()
 		c, ok := b.next()
+		if ok {
+			populate(c.lo, c.hi-c.lo)
+		}
+		b.touching.Unlock()
 		if !ok {
 			select {
 			case <-b.stop:
@@ -328,7 +354,6 @@ func (b *BackgroundPretoucher) run() {
 			}
 			continue
 		}
-		populate(c.lo, c.hi-c.lo)
 		b.touched.Add(c.hi - c.lo)
 		runtime.Gosched()
 	}

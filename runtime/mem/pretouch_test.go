@@ -176,3 +176,20 @@ func TestBackgroundPretoucher(t *testing.T) {
 		t.Fatal("Add after Stop queued work")
 	}
 }
+
+func TestBackgroundPretoucherTrim(t *testing.T) {
+	// No goroutine: the queue is only what Add and Trim leave.
+	b := &BackgroundPretoucher{wake: make(chan struct{}, 1)}
+	b.Add(0x10000, 0x4000)
+	b.Add(0x20000, 0x4000)
+	b.Add(0x30000, 0x4000)
+	b.Trim(0x22000)
+	want := []addrRange{{0x10000, 0x14000}, {0x20000, 0x22000}}
+	if len(b.queue) != len(want) || b.queue[0] != want[0] || b.queue[1] != want[1] {
+		t.Fatalf("queue after Trim: %v, want %v", b.queue, want)
+	}
+	b.Trim(0x10000)
+	if len(b.queue) != 0 {
+		t.Fatalf("queue after Trim at its bottom: %v", b.queue)
+	}
+}

@@ -37,6 +37,26 @@ func Commit(addr, size uintptr) error {
 	return nil
 }
 
+// Decommit gives the pages of [addr, addr+size) back to the operating
+// system and makes them inaccessible again, as reserved: MADV_DONTNEED
+// frees them at once (a later Commit finds zero-filled pages), and
+// PROT_NONE turns a stray access into a fault instead of a silent
+// re-fault of fresh memory. The range is narrowed to whole pages, so a
+// page that is partly outside it is kept.
+func Decommit(addr, size uintptr) error {
+	lo, hi := AlignUp(addr, PageSize), AlignDown(addr+size, PageSize)
+	if hi <= lo {
+		return nil
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_MADVISE, lo, hi-lo, unix.MADV_DONTNEED); errno != 0 {
+		return fmt.Errorf("cannot decommit %d bytes at %#x: madvise: %v", hi-lo, lo, errno)
+	}
+	if err := mprotect(lo, hi-lo, unix.PROT_NONE); err != nil {
+		return fmt.Errorf("cannot decommit %d bytes at %#x: %v", hi-lo, lo, err)
+	}
+	return nil
+}
+
 // Release unmaps the whole reservation.
 func (r Reservation) Release() error {
 	if r.Size == 0 {

@@ -168,6 +168,14 @@ var options = []option{
 		help: "adaptive tenuring keeps survivors below n% of a semispace",
 		def:  func(d gc.Config) string { return strconv.Itoa(d.TargetSurvivorRatio) },
 		num:  func(s *settings, n int) { s.cfg.TargetSurvivorRatio = n }},
+	{name: "-XX:MinHeapFreeRatio=", kind: kindInt, meta: "<n>", lo: 0, hi: 100, xopt: true,
+		help: "after a global collection, commit more tenure if less than n% of it is free (at most -XX:MaxHeapFreeRatio)",
+		def:  func(d gc.Config) string { return strconv.Itoa(d.MinHeapFreeRatio) },
+		num:  func(s *settings, n int) { s.cfg.MinHeapFreeRatio = n }},
+	{name: "-XX:MaxHeapFreeRatio=", kind: kindInt, meta: "<n>", lo: 0, hi: 100, xopt: true,
+		help: "after a global collection, decommit tenure if more than n% of it is free, down to the initial tenure at least (100: never)",
+		def:  func(d gc.Config) string { return strconv.Itoa(d.MaxHeapFreeRatio) },
+		num:  func(s *settings, n int) { s.cfg.MaxHeapFreeRatio = n }},
 	{name: "-Xgcthreads", kind: kindInt, meta: "<n>", lo: 1, hi: 64, xopt: true,
 		help: "number of GC threads",
 		def: func(d gc.Config) string {
@@ -596,6 +604,8 @@ func (s *settings) finish() error {
 	case c.MinReusableWhitespace >= c.WhitespaceRefreshThreshold:
 		return usagef("minimum reusable whitespace %d (-XXgc:minimumReusableWhitespace) must be below the refresh threshold %d (-XXgc:whitespaceRefreshThreshold)",
 			c.MinReusableWhitespace, c.WhitespaceRefreshThreshold)
+	case c.MinHeapFreeRatio > c.MaxHeapFreeRatio:
+		return usagef("-XX:MinHeapFreeRatio=%d exceeds -XX:MaxHeapFreeRatio=%d", c.MinHeapFreeRatio, c.MaxHeapFreeRatio)
 	case c.TLABInitialSize != 0 && c.TLABMaximumSize != 0 && c.TLABInitialSize > c.TLABMaximumSize:
 		return usagef("initial TLAB size %s (-Xgc:tlhInitialSize) exceeds the maximum TLAB size %s (-Xgc:tlhMaximumSize)",
 			formatSize(c.TLABInitialSize), formatSize(c.TLABMaximumSize))

@@ -81,7 +81,7 @@ var tagSets = func() []tagSet {
 		{label: "gc", about: "info: one line per collection (Pause Young, Pause Full), GCViewer's input; the collector at start"},
 		{label: "gc,init", about: "info: the heap and collector configuration at start"},
 		{label: "gc,stats", about: "info: minivm's metrics per collection and a summary at exit; debug: scan, CPU, stall, TLAB and per-worker detail"},
-		{label: "gc,heap", about: "info: each space before and after a collection"},
+		{label: "gc,heap", about: "info: each space before and after a collection; debug: tenure expanded or shrunk; trace: tenure's sizing after a global collection"},
 		{label: "gc,heap,exit", about: "info: the heap's spaces at exit"},
 		{label: "gc,age", about: "debug: the tenuring threshold of each nursery collection, futile collections; trace: the age table"},
 		{label: "gc,phases", about: "info/debug: the time of each collection phase"},
