@@ -250,6 +250,11 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	} else if _, err := os.Stat(b.minivm); err != nil {
 		return usage(fmt.Errorf("cannot find minivm binary '%s': %v", b.minivm, reason(err)))
 	}
+	if b.sim != nil {
+		if note := simBuildNote(b.minivm); note != "" {
+			fmt.Fprintf(stderr, "minivm bench: %s\n", note)
+		}
+	}
 
 	b.lines = stdout
 	if outPath != "" {
