@@ -22,10 +22,10 @@ package cli
 // the mutator's. Dumps are triggered on function entry, which callgrind
 // sees only when its shadow call stack says the function is not already
 // active; Go's stack switches (morestack, systemstack, a stack copied to
-// grow it) confuse that stack, so the entry of a collect function, whose
-// collection grows the stack, is seen once and never again, while
-// retireTLABs and writeJSON, which return before any deep call, are seen
-// every time. The parts must add up to as many collections as the
+// grow it) confuse that stack: when the first collection grows the
+// goroutine's stack, the collect function stays "active" and its later
+// entries are not seen, while retireTLABs and writeJSON, which return
+// before any deep call, are seen every time. The parts must add up to as many collections as the
 // native run made, or the run is an error. For the same reason
 // callgrind's inclusive costs are not used.
 //
@@ -48,8 +48,10 @@ package cli
 //     mutator's and the collector's parts. A binary built with
 //     GOEXPERIMENT=norandomizedheapbase64 places it at a fixed one, and
 //     -sim says so when the binary was not.
-// What remains is the preemptions' cache footprint and their re-executed
-// function prologues (a few instructions and misses each).
+// What remains is what the monitor and the scheduler do to the simulated
+// caches, which see every thread's accesses, and the prologues the
+// preempted functions execute again (a few instructions each).
+//
 // The collector's own statistics (collections, containment) come from a
 // second, native run with the same options and -Xgc:statsFile; they are
 // not taken under callgrind because writing them formats pause times,
