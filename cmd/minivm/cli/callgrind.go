@@ -111,6 +111,11 @@ func readCallgrind(path string, skip func(fn string) bool) (*cgPart, error) {
 	}
 	p.skipped = make([]uint64, len(p.events))
 	copy(p.skipped, skipped)
+	for i := range p.totals {
+		if p.skipped[i] > p.totals[i] {
+			return nil, fmt.Errorf("%s: the functions left out cost more %s than the totals line", path, p.events[i])
+		}
+	}
 	return p, nil
 }
 
