@@ -107,8 +107,13 @@ func (w *worker) recordPhases(t0, t1, t2, t3, t4 int64) {
 }
 
 // phaseStats returns the stats object's "phases": each phase's
-// milliseconds; per-worker phases give the slowest worker's.
+// milliseconds; per-worker phases give the slowest worker's. Only the
+// stats file reads it, so without one it is nil: a map's cost depends on
+// the process's random hash seed, which bench -sim must not count.
 func (p *phaseTimer) phaseStats(workers []*worker) map[string]float64 {
+	if p.h.cfg.StatsFile == nil {
+		return nil
+	}
 	m := make(map[string]float64, len(p.phases)+workerPhases)
 	for _, ph := range p.phases {
 		m[ph.key] = ms(ph.dur)

@@ -74,10 +74,13 @@ its own -Xgcthreads must keep it fixed) and GODEBUG=asyncpreemptoff=1
 GOGC=off GOMAXPROCS=1, then once natively for the collector's statistics.
 The counts start when the interpreter starts (Go's start-up and the heap's
 reservation are not counted). The collector's share is everything from an
-entry of Heap.collectNursery or Heap.collectGlobal to the entry of the
-collection's last call, gc.writeJSON; the mutator's is all the rest.
-Reported: instructions, D1 and LL read misses of each, collections,
-nursery bytes copied, contain 64 B and hot contain 64 B.
+entry of Heap.collectNursery, Heap.collectGlobal or Heap.retireTLABs to
+the entry of the collection's last call, gc.writeJSON; the mutator's is
+all the rest. Go's monitor thread and the Go scheduler's functions are
+not counted. Reported: instructions, D1 and LL read misses of each,
+collections, nursery bytes copied, contain 64 B and hot contain 64 B.
+For repeatable counts, build the binary with its Go heap at a fixed
+address: GOEXPERIMENT=norandomizedheapbase64 go build ./cmd/minivm.
 
   -sim               measure under callgrind (needs valgrind)
   -D1 SIZE,ASSOC,LINE  the simulated L1 data cache in bytes, e.g. 32768,8,64
@@ -249,6 +252,11 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		}
 	} else if _, err := os.Stat(b.minivm); err != nil {
 		return usage(fmt.Errorf("cannot find minivm binary '%s': %v", b.minivm, reason(err)))
+	}
+	if b.sim != nil {
+		if note := simBuildNote(b.minivm); note != "" {
+			fmt.Fprintf(stderr, "minivm bench: %s\n", note)
+		}
 	}
 
 	b.lines = stdout

@@ -8,34 +8,61 @@ package cli
 // per configuration under
 //
 //	valgrind --tool=callgrind --cache-sim=yes --D1=... --LL=...
-//	    --dump-before=<collection entry points> --dump-before=<collection end>
+//	    --toggle-collect=runtime.sysmon --collect-atstart=yes
+//	    --dump-before=<collection start> --dump-before=<collection end>
 //	    minivm -Xgcthreads1 FLAGS -- script.lox
 //
 // and callgrind writes a part of the profile every time a collection
-// starts (Heap.collectNursery or Heap.collectGlobal is entered) and every
-// time one ends (gc.writeJSON is entered: the last call of every
-// collection, which writes its stats record). The parts from a start to
-// the next end are the collector's; every other part (start-up, compiling,
-// interpreting, allocating, exit) is the mutator's. Both are the whole
-// process's counts, so they add up to the program's totals. Dumps are
-// triggered on function entry, which callgrind sees exactly; its inclusive
-// costs are not usable for Go, whose stack switches (morestack,
-// systemstack) confuse callgrind's shadow call stack.
+// starts and every time one ends. A start is the entry of
+// Heap.collectNursery, Heap.collectGlobal or Heap.retireTLABs, whichever
+// callgrind reports first; an end is the entry of gc.writeJSON, the last
+// call of every collection, which writes its stats record. The parts from
+// a start to the next end are the collector's; every other part from the
+// interpreter's start on (compiling, interpreting, allocating, exit) is
+// the mutator's. Dumps are triggered on function entry, which callgrind
+// sees only when its shadow call stack says the function is not already
+// active; Go's stack switches (morestack, systemstack, a stack copied to
+// grow it) confuse that stack: when the first collection grows the
+// goroutine's stack, the collect function stays "active" and its later
+// entries are not seen, while retireTLABs and writeJSON, which return
+// before any deep call, are seen every time. The parts must add up to as many collections as the
+// native run made, or the run is an error. For the same reason
+// callgrind's inclusive costs are not used.
 //
-// The counts are exact and repeat from run to run when the run is
-// deterministic: one GC thread (-Xgcthreads1 comes first, a configuration
-// may override it, and then must fix its own count), no asynchronous
-// preemption (GODEBUG=asyncpreemptoff=1, which valgrind needs anyway), and
-// no Go garbage collector (GOGC=off: its background workers run when the
-// wall clock says). The collector's own statistics (collections,
-// containment) come from a second, native run with the same options and
-// -Xgc:statsFile; they are not taken under callgrind because writing them
-// formats pause times, whose digits vary from run to run.
+// The counts repeat from run to run only if nothing the wall clock drives
+// is counted (BENCHMARKS.md, "Mutator locality under callgrind", has the
+// measurements):
+//   - one GC thread: -Xgcthreads1 comes first (a configuration may
+//     override it, and then must fix its own count), and GOMAXPROCS=1;
+//   - no Go garbage collector (GOGC=off: its workers run when the wall
+//     clock says) and no asynchronous preemption (GODEBUG=asyncpreemptoff=1,
+//     which valgrind needs anyway);
+//   - Go's system monitor thread (runtime.sysmon) is not counted
+//     (--toggle-collect: collection is off in its thread from its entry);
+//   - neither is the Go scheduler on the counted threads (simScheduler): the
+//     monitor preempts the goroutine every 10 ms of wall-clock time, and
+//     the preemption's scheduling, and the Ms it parks and wakes, would
+//     be counted at random points;
+//   - Go 1.26 places its heap at a random address; the Go-allocated
+//     objects move with it, and its page allocator's work moves between the
+//     mutator's and the collector's parts. A binary built with
+//     GOEXPERIMENT=norandomizedheapbase64 places it at a fixed one, and
+//     -sim says so when the binary was not.
+// What remains is what the monitor and the scheduler do to the simulated
+// caches, which see every thread's accesses, and the prologues the
+// preempted functions execute again (a few instructions each).
+//
+// The collector's own statistics (collections, containment) come from a
+// second, native run with the same options and -Xgc:statsFile; they are
+// not taken under callgrind because writing them formats pause times,
+// whose digits vary from run to run.
 
 import (
 	"context"
+	"debug/buildinfo"
 	"errors"
 	"fmt"
+	"go/version"
 	"io"
 	"math/bits"
 	"os"
@@ -53,9 +80,52 @@ import (
 // counted), and starts and ends a collection's part.
 var (
 	simStart   = "minivm/interp.(*VM).interpret"
-	simGCStart = []string{"minivm/runtime/gc.(*Heap).collectNursery", "minivm/runtime/gc.(*Heap).collectGlobal"}
-	simGCEnd   = "minivm/runtime/gc.writeJSON"
+	simGCStart = []string{"minivm/runtime/gc.(*Heap).collectNursery", "minivm/runtime/gc.(*Heap).collectGlobal",
+		"minivm/runtime/gc.(*Heap).retireTLABs"}
+	simGCEnd = "minivm/runtime/gc.writeJSON"
 )
+
+// simScheduler are the Go scheduler's functions, not counted: what runs
+// when the system monitor preempts the goroutine (morestack, newstack,
+// gopreempt_m, schedule, ...), when a goroutine locked to its thread
+// hands its P over and gets it back, and when Ms sleep and wake; the
+// runtime's locks and clock reads, which the monitor's timing decides how
+// often they run; and the random generator's refill, which the
+// scheduler's draws move from one part to another.
+var simScheduler = map[string]bool{}
+
+func init() {
+	for _, fn := range strings.Fields(`
+		runtime.morestack.abi0 runtime.newstack runtime.gopreempt_m runtime.goschedImpl
+		runtime.schedule runtime.findRunnable runtime.execute gogo runtime.gogo.abi0
+		runtime.globrunqget runtime.globrunqgetbatch runtime.runqget runtime.runqput
+		runtime.runqgrab runtime.runqsteal runtime.stealWork runtime.(*timers).check
+		runtime.pidleget runtime.pidlegetSpinning runtime.pidleput runtime.wakep
+		runtime.startm runtime.stopm runtime.mput runtime.mget runtime.handoffp
+		runtime.acquirep runtime.acquirepNoTrace runtime.releasep runtime.releasepNoTrace
+		runtime.wirep runtime.stoplockedm runtime.startlockedm runtime.resetspinning
+		runtime.checkdead runtime.incidlelocked runtime.netpoll
+		internal/runtime/syscall/linux.EpollWait
+		runtime.(*m).clearAllpSnapshot runtime.(*m).snapshotAllp
+		runtime.(*gcControllerState).findRunnableGCWorker
+		runtime.(*gcControllerState).releaseNextGCMarkWorker
+		runtime.casgstatus runtime.notesleep runtime.notewakeup
+		runtime.futexsleep runtime.futexwakeup runtime.futex.abi0
+		runtime.lock2 runtime.unlock2 runtime.unlock2Wake runtime.procyieldAsm.abi0
+		runtime.osyield.abi0 runtime.usleep.abi0
+		runtime.(*listHeadManual).push runtime.(*listHeadManual).pop
+		runtime.(*timeHistogram).record runtime.(*mcache).prepareForSweep
+		runtime.runqputbatch runtime.morestack_noctxt.abi0 runtime.newstack.abi0
+		runtime.systemstack.abi0 gosave_systemstack_switch
+		runtime.entersyscall runtime.reentersyscall runtime.exitsyscall
+		runtime.exitsyscall.func3 runtime.exitsyscallTryGetP runtime.setBlockOnExitSyscall
+		runtime.(*limiterEvent).stop runtime.checkRunqsNoP runtime.checkTimersNoP
+		runtime.checkIdleGCNoP
+		runtime.nanotime1.abi0 runtime.walltime.abi0
+		runtime.rand internal/chacha8rand.block internal/chacha8rand.(*State).Refill`) {
+		simScheduler[fn] = true
+	}
+}
 
 // simSetup is what -sim adds to a bench.
 type simSetup struct {
@@ -67,6 +137,7 @@ type simSetup struct {
 // simCounts are one run's callgrind events, split at the collections.
 type simCounts struct {
 	mutator, gc map[string]uint64 // event name -> count
+	collections int               // parts ended by a collection's end
 }
 
 // The sim mode's metrics: read misses, the walks' cost. Write misses are
@@ -173,7 +244,9 @@ func simValgrind() (string, error) {
 // simArgs is the valgrind command line of one run.
 func (b *bench) simArgs(out string, flags []string, script string) []string {
 	args := []string{"--tool=callgrind", "--cache-sim=yes", "--dump-line=no",
-		"--callgrind-out-file=" + out}
+		"--callgrind-out-file=" + out,
+		// A toggle turns collection off at the start; turn it on again.
+		"--toggle-collect=runtime.sysmon", "--collect-atstart=yes"}
 	// In this order: callgrind 3.19, given the interpreter's entry first,
 	// dumped at none of the collections' entries.
 	for _, fn := range slices.Concat(simGCStart, []string{simGCEnd, simStart}) {
@@ -214,23 +287,32 @@ func (b *bench) simRunOnce(ctx context.Context, s *benchScript, c *benchConfig) 
 	if err != nil {
 		return benchRun{}, err
 	}
+	if counts.collections != r.stats.GCCount {
+		return benchRun{}, &runFailure{code: ExitSoftware, status: fmt.Sprintf(
+			"left callgrind output with %d collections where the native run made %d: callgrind missed a collection's start or end",
+			counts.collections, r.stats.GCCount)}
+	}
 	r.sim = counts
 	return r, nil
 }
 
 // readSimParts adds up callgrind's parts (cg.out.1, cg.out.2, ... and the
-// last, cg.out) into the mutator's and the collector's counts: a part
-// ended by a collection's start is the mutator's, one ended by a
-// collection's end the collector's.
+// last, cg.out) into the mutator's and the collector's counts, without the
+// Go scheduler's functions: a part ended by a collection's start is the
+// mutator's, one ended by a collection's end the collector's, and a part
+// ended by a start inside a collection (a global collection a nursery
+// collection turned into, or the start functions after the first) the
+// collector's.
 func (b *bench) readSimParts(out string) (simCounts, error) {
 	counts := simCounts{mutator: map[string]uint64{}, gc: map[string]uint64{}}
 	started, inGC := false, false
+	skip := func(fn string) bool { return simScheduler[fn] }
 	for i := 1; ; i++ {
 		path := out + "." + strconv.Itoa(i)
 		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
 			path = out
 		}
-		p, err := readCallgrind(path)
+		p, err := readCallgrind(path, skip)
 		if err != nil {
 			return counts, err
 		}
@@ -243,7 +325,7 @@ func (b *bench) readSimParts(out string) (simCounts, error) {
 		}
 		for j, e := range p.events {
 			if started {
-				sum[e] += p.totals[j]
+				sum[e] += p.totals[j] - p.skipped[j]
 			}
 		}
 		fn, isDump := strings.CutPrefix(p.trigger, "--dump-before=")
@@ -252,17 +334,41 @@ func (b *bench) readSimParts(out string) (simCounts, error) {
 			if !started {
 				return counts, fmt.Errorf("callgrind never saw %s start: is %s stripped (-ldflags=-s, or a go test binary)? -sim needs its symbol table", simStart, b.minivm)
 			}
+			if inGC {
+				return counts, fmt.Errorf("the run ended inside a collection: callgrind missed its end (%s)", simGCEnd)
+			}
 			return counts, nil
 		case !isDump:
 			return counts, fmt.Errorf("%s: unexpected trigger '%s'", path, p.trigger)
 		case fn == simStart:
 			started = true
 		case fn == simGCEnd:
+			if inGC && started {
+				counts.collections++
+			}
 			inGC = false
 		default:
 			inGC = true
 		}
 	}
+}
+
+// simBuildNote is what -sim says of a minivm binary whose Go heap lies at
+// a random address (Go 1.26's default), or "".
+func simBuildNote(minivm string) string {
+	info, err := buildinfo.ReadFile(minivm)
+	if err != nil {
+		return ""
+	}
+	for _, s := range info.Settings {
+		if s.Key == "GOEXPERIMENT" && slices.Contains(strings.Split(s.Value, ","), "norandomizedheapbase64") {
+			return ""
+		}
+	}
+	if version.Compare(info.GoVersion, "go1.26") < 0 {
+		return ""
+	}
+	return fmt.Sprintf("note: %s places the Go heap at a random address, so the counts vary slightly from run to run; for repeatable counts build it with GOEXPERIMENT=norandomizedheapbase64 go build ./cmd/minivm", minivm)
 }
 
 // simCaches are the caches callgrind simulates, as its output names them.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -195,15 +196,18 @@ func TestCutBoolFlag(t *testing.T) {
 }
 
 // The parts callgrind writes at the collections' start and end add up to
-// the mutator's and the collector's counts; what comes before the
-// interpreter starts is not counted.
+// the mutator's and the collector's counts, less the Go scheduler's self
+// cost; what comes before the interpreter starts is not counted.
 func TestReadSimParts(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "cg.out")
 	part := func(name, trigger, totals string) {
+		// The scheduler's 4 Ir and 1 D1mr are left out; the call line's
+		// 3 Ir are f's, not main's; fn=(1) is main again.
 		text := "# callgrind format\nversion: 1\ncmd: minivm -Xgc:statsFile=x\n" +
 			"desc: D1 cache: 4096 B, 64 B, 2-way associative\ndesc: Trigger: " + trigger +
-			"\npositions: line\nevents: Ir D1mr DLmr\n\nfn=(1) main\n5 1 2\ncfn=(2) f\ncalls=1 3\n* 7\n" +
+			"\npositions: line\nevents: Ir D1mr DLmr\n\nfn=(1) main\n5 1 2\ncfn=(2) runtime.schedule\ncalls=1 3\n* 7\n" +
+			"fn=(2)\n+1 3 1\nfn=(1)\n6 0\nfn=(3) runtime.schedule'2\n-2 1\n" +
 			"totals: " + totals + "\n"
 		if err := os.WriteFile(name, []byte(text), 0o666); err != nil {
 			t.Fatal(err)
@@ -212,22 +216,33 @@ func TestReadSimParts(t *testing.T) {
 	part(out+".1", "--dump-before="+simStart, "1000 100 10") // start-up: not counted
 	part(out+".2", "--dump-before="+simGCStart[0], "50 5 1") // mutator
 	part(out+".3", "--dump-before="+simGCStart[1], "20 2")   // nursery, then global
-	part(out+".4", "--dump-before="+simGCEnd, "30 3 3")      // global
-	part(out+".5", "--dump-before="+simGCEnd, "7 0 0")       // mutator (the summary)
-	part(out, "Program termination", "3 1 1")                // mutator
+	part(out+".4", "--dump-before="+simGCStart[2], "10 1")   // global
+	part(out+".5", "--dump-before="+simGCEnd, "30 3 3")      // global
+	part(out+".6", "--dump-before="+simGCEnd, "7 1 0")       // mutator (the summary)
+	part(out, "Program termination", "4 1 1")                // mutator
 	b := &bench{sim: &simSetup{}}
 	c, err := b.readSimParts(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := c.mutator; m["Ir"] != 60 || m["D1mr"] != 6 || m["DLmr"] != 2 {
+	if m := c.mutator; m["Ir"] != 49 || m["D1mr"] != 4 || m["DLmr"] != 2 {
 		t.Errorf("mutator %v", m)
 	}
-	if g := c.gc; g["Ir"] != 50 || g["D1mr"] != 5 || g["DLmr"] != 3 {
+	if g := c.gc; g["Ir"] != 48 || g["D1mr"] != 3 || g["DLmr"] != 3 {
 		t.Errorf("gc %v", g)
+	}
+	if c.collections != 1 {
+		t.Errorf("%d collections, want 1", c.collections)
 	}
 	if b.sim.caches["D1"] != "4096 B, 64 B, 2-way associative" {
 		t.Errorf("caches %v", b.sim.caches)
+	}
+	// A run that ends inside a collection lost the collection's end.
+	for i := 3; i <= 6; i++ {
+		os.Remove(out + "." + strconv.Itoa(i))
+	}
+	if _, err := b.readSimParts(out); err == nil || !strings.Contains(err.Error(), "ended inside a collection") {
+		t.Errorf("no end: %v", err)
 	}
 	// A run whose interpreter never started (callgrind lost the trigger)
 	// is an error, not zero counts.
