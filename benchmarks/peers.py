@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Runs the Lox benchmarks on minivm and on other interpreters.
+
+The programs are clox's benchmarks (../shared/lox/benchmark beside the
+checkout, or --lox) and their translations under benchmarks/peers/ (lua/
+for Lua 5.4 and LuaJIT, python/ for CPython), which keep each program's
+structure, loops, counts and output. Every round runs each benchmark once
+on each interpreter, interleaved, so that a change in the machine's load
+spreads over all of them. The times are the wall seconds of the whole
+process; the table shows their medians, minivm's ratio to the fastest of
+the others, and the geometric mean of that ratio.
+
+Interpreters: minivm (--minivm, default ./minivm), clox when the CLOX
+environment variable names a binary, python3, lua5.4 and luajit -joff;
+one that is not installed is left out. The output of each run, less the
+lines that print elapsed time, must match minivm's, else the script stops
+with exit status 1.
+
+    flock /tmp/bench.lock python3 benchmarks/peers.py -n 5
+    python3 benchmarks/peers.py -n 1 -b fib,zoo
+"""
+
+import argparse
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PEERS = os.path.join(ROOT, "benchmarks", "peers")
+
+# The indexes of each benchmark's output lines that print elapsed time
+# (negative: from the end); the other lines must agree.
+TIMING = {
+    "binary_trees": [-1],
+    "equality": [1, 3, 5],
+    "fib": [1],
+    "instantiation": [0],
+    "invocation": [0],
+    "method_call": [2],
+    "properties": [0],
+    "string_equality": [1, 3, 5],
+    "trees": [-1],
+    "zoo": [1],
+}
+
+
+def interpreters(minivm, lox):
+    """Returns (name, command for a benchmark) for each available one."""
+    found = [("minivm", lambda b: [minivm, os.path.join(lox, b + ".lox")])]
+    clox = os.environ.get("CLOX")
+    if clox:
+        found.append(("clox", lambda b: [clox, os.path.join(lox, b + ".lox")]))
+    for name, exe, args, sub, ext in [
+        ("CPython", "python3", [], "python", ".py"),
+        ("Lua 5.4", "lua5.4", [], "lua", ".lua"),
+        ("LuaJIT -joff", "luajit", ["-joff"], "lua", ".lua"),
+    ]:
+        path = shutil.which(exe)
+        if path is None:
+            print("note: %s not found, left out" % exe, file=sys.stderr)
+            continue
+        found.append((name, lambda b, p=path, a=args, s=sub, e=ext:
+                      [p] + a + [os.path.join(PEERS, s, b + e)]))
+    return found
+
+
+def checked_lines(bench, out):
+    lines = out.splitlines()
+    skip = {i % len(lines) for i in TIMING[bench]} if lines else set()
+    return [l for i, l in enumerate(lines) if i not in skip]
+
+
+def run(cmd):
+    t = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    t = time.perf_counter() - t
+    if p.returncode != 0:
+        sys.exit("%s: exit status %d\n%s" % (" ".join(cmd), p.returncode, p.stderr))
+    return t, p.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-n", type=int, default=5, help="rounds (default 5)")
+    ap.add_argument("-b", default="", help="comma-separated benchmarks (default all)")
+    ap.add_argument("--minivm", default=os.path.join(ROOT, "minivm"), help="minivm binary")
+    ap.add_argument("--lox", default=os.path.join(os.path.dirname(ROOT), "shared", "lox", "benchmark"),
+                    help="directory of the Lox benchmarks")
+    args = ap.parse_args()
+    benches = [b for b in args.b.split(",") if b] or sorted(TIMING)
+    for b in benches:
+        if b not in TIMING:
+            sys.exit("unknown benchmark %r (known: %s)" % (b, ", ".join(sorted(TIMING))))
+    if args.n < 1:
+        sys.exit("-n must be at least 1")
+    interps = interpreters(args.minivm, args.lox)
+    times = {(b, name): [] for b in benches for name, _ in interps}
+    for r in range(args.n):
+        for b in benches:
+            want = None
+            for name, cmd in interps:
+                t, out = run(cmd(b))
+                got = checked_lines(b, out)
+                if want is None:
+                    want = got
+                elif got != want:
+                    sys.exit("%s: %s's output differs from minivm's:\n%s\nminivm:\n%s" %
+                             (b, name, "\n".join(got), "\n".join(want)))
+                times[b, name].append(t)
+        print("round %d/%d done" % (r + 1, args.n), file=sys.stderr)
+
+    names = [name for name, _ in interps]
+    print("medians of %d interleaved runs, wall seconds" % args.n)
+    print()
+    print("| benchmark | " + " | ".join(names) + " | minivm / best other |")
+    print("|---" * (len(names) + 2) + "|")
+    ratios = []
+    for b in benches:
+        med = {name: statistics.median(times[b, name]) for name in names}
+        others = [name for name in names if name != "minivm"]
+        cells = ["%.3f" % med[name] for name in names]
+        ratio = ""
+        if others:
+            best = min(others, key=lambda n: med[n])
+            ratios.append(med["minivm"] / med[best])
+            ratio = "%.2fx (%s)" % (ratios[-1], best)
+        print("| %s | %s | %s |" % (b, " | ".join(cells), ratio))
+    if ratios:
+        g = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        print()
+        print("geomean of minivm / best other: %.2fx" % g)
+
+
+if __name__ == "__main__":
+    main()
