@@ -217,7 +217,7 @@ var stackEffect = [numOpcodes]int{
 	opPrint: -1, opJump: 0, opJumpIfFalse: 0, opJumpIfTrue: 0, opPopJumpIfFalse: -1, opLoop: 0,
 	opClosure: 1, opCloseUpvalue: -1, opReturn: -1, opClass: 1, opInherit: -1, opMethod: -1,
 	opEndClass: -1, opIndexGet: -1, opIndexSet: -2, opGetLocalProperty: 1,
-	opAddConst: 0, opSubConst: 0, opLessConst: 0,
+	opAddConst: 0, opSubConst: 0, opLessConst: 0, opCheckGlobal: 0,
 }
 
 func (c *compiler) adjust(delta int) {
@@ -414,6 +414,9 @@ func (c *compiler) stmt(s lang.Stmt) {
 	case *lang.ClassStmt:
 		c.class(s)
 	case *lang.ExprStmt:
+		if c.pureStmt(s.X) {
+			return
+		}
 		c.expr(s.X)
 		c.op(opPop, s.Line)
 	case *lang.PrintStmt:

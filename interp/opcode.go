@@ -66,6 +66,7 @@ const (
 	opAddConst                       // u32 k            a -> a + consts[k] (a number constant)
 	opSubConst                       // u32 k            a -> a - consts[k]
 	opLessConst                      // u32 k            a -> a < consts[k]
+	opCheckGlobal                    // u32 g            "Undefined variable" if globals[g] is unset
 	numOpcodes
 )
 
@@ -84,7 +85,7 @@ var opNames = [numOpcodes]string{
 	opReturn: "RETURN", opClass: "CLASS", opInherit: "INHERIT", opMethod: "METHOD",
 	opEndClass: "END_CLASS", opArray: "ARRAY", opIndexGet: "INDEX_GET", opIndexSet: "INDEX_SET",
 	opGetLocalProperty: "GET_LOCAL_PROPERTY", opAddConst: "ADD_CONST", opSubConst: "SUB_CONST",
-	opLessConst: "LESS_CONST",
+	opLessConst: "LESS_CONST", opCheckGlobal: "CHECK_GLOBAL",
 }
 
 func (op opcode) String() string {
@@ -102,7 +103,7 @@ var operandBytes = [numOpcodes]int{
 	opGetProperty: 4, opSetProperty: 4, opGetSuper: 4,
 	opJump: 4, opJumpIfFalse: 4, opJumpIfTrue: 4, opPopJumpIfFalse: 4, opLoop: 4,
 	opCall: 1, opInvoke: 5, opSuperInvoke: 5, opClosure: 4, opClass: 4, opMethod: 4,
-	opArray: 4, opGetLocalProperty: 6, opAddConst: 4, opSubConst: 4, opLessConst: 4,
+	opArray: 4, opGetLocalProperty: 6, opAddConst: 4, opSubConst: 4, opLessConst: 4, opCheckGlobal: 4,
 }
 
 func u16(code []byte, ip int) int { return int(binary.LittleEndian.Uint16(code[ip:])) }

@@ -208,6 +208,13 @@ func (vm *VM) run() error {
 				}
 				st(stk, sp, v)
 				sp++
+			case opCheckGlobal:
+				g := rd32(code, ip)
+				ip += 4
+				if vm.glob[g] == gc.Undefined {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
+				}
 			case opDefineGlobal:
 				sp--
 				vm.glob[rd32(code, ip)] = ld(stk, sp)
