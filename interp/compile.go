@@ -164,9 +164,7 @@ func (vm *VM) compile(prog *lang.Program) (u *unit, errs lang.ErrorList) {
 		}
 	}()
 	c := u.newCompiler("", lang.KindScript, 0)
-	for _, s := range prog.Stmts {
-		c.stmt(s)
-	}
+	c.stmts(prog.Stmts)
 	c.emitReturn(lastLine(prog))
 	c.finish()
 	return u, nil
@@ -218,6 +216,7 @@ var stackEffect = [numOpcodes]int{
 	opClosure: 1, opCloseUpvalue: -1, opReturn: -1, opClass: 1, opInherit: -1, opMethod: -1,
 	opEndClass: -1, opIndexGet: -1, opIndexSet: -2, opGetLocalProperty: 1,
 	opAddConst: 0, opSubConst: 0, opLessConst: 0, opCheckGlobal: 0,
+	opSetLocalPop: -1, opSetGlobalPop: -1, opLessConstJump: -1, opLocalAddConst: 1, opLocalSubConst: 1,
 }
 
 func (c *compiler) adjust(delta int) {
@@ -414,22 +413,15 @@ func (c *compiler) stmt(s lang.Stmt) {
 	case *lang.ClassStmt:
 		c.class(s)
 	case *lang.ExprStmt:
-		if c.pureStmt(s.X) {
-			return
-		}
-		c.expr(s.X)
-		c.op(opPop, s.Line)
+		c.exprStmt(s.X, s.Line)
 	case *lang.PrintStmt:
 		c.expr(s.X)
 		c.op(opPrint, s.Line)
 	case *lang.BlockStmt:
-		for _, s := range s.Stmts {
-			c.stmt(s)
-		}
+		c.stmts(s.Stmts)
 		c.endScope(s.Locals, s.EndLine)
 	case *lang.IfStmt:
-		c.expr(s.Cond)
-		elseJump := c.jump(opPopJumpIfFalse, s.Line)
+		elseJump := c.condJump(s.Cond, s.Line)
 		c.stmt(s.Then)
 		if s.Else == nil {
 			c.patch(elseJump, s.Line)
@@ -441,8 +433,7 @@ func (c *compiler) stmt(s lang.Stmt) {
 		c.patch(endJump, s.Line)
 	case *lang.WhileStmt:
 		start := len(c.p.code)
-		c.expr(s.Cond)
-		exit := c.jump(opPopJumpIfFalse, s.Line)
+		exit := c.condJump(s.Cond, s.Line)
 		c.stmt(s.Body)
 		c.loop(start, s.Line)
 		c.patch(exit, s.Line)
@@ -453,13 +444,11 @@ func (c *compiler) stmt(s lang.Stmt) {
 		start := len(c.p.code)
 		exit := -1
 		if s.Cond != nil {
-			c.expr(s.Cond)
-			exit = c.jump(opPopJumpIfFalse, s.Line)
+			exit = c.condJump(s.Cond, s.Line)
 		}
 		c.stmt(s.Body)
 		if s.Incr != nil {
-			c.expr(s.Incr)
-			c.op(opPop, s.Line)
+			c.exprStmt(s.Incr, s.Line)
 		}
 		c.loop(start, s.Line)
 		if exit >= 0 {
@@ -623,6 +612,9 @@ func (c *compiler) exprFirst(e lang.Expr) (first lang.Expr, end int) {
 	case *lang.LogicalExpr:
 		return e.Left, 0
 	case *lang.BinaryExpr:
+		if end, ok := c.localConst(e); ok {
+			return nil, end
+		}
 		return e.Left, 0
 	case *lang.UnaryExpr:
 		return e.Right, 0

@@ -50,3 +50,37 @@ func TestPureStatementErrors(t *testing.T) {
 		t.Errorf("code %d stdout %q stderr %q, want %q", code, stdout, stderr, want)
 	}
 }
+
+// TestPureRunChecksOnce checks that a run of pure statements checks each
+// global once, at its first read, and that a failing one still fails
+// there.
+func TestPureRunChecksOnce(t *testing.T) {
+	got := disassembleFunc(t, "var a = 1;\nvar b = 2;\na; a == b; b == a; !a;\n")
+	if n := strings.Count(got, "CHECK_GLOBAL"); n != 2 {
+		t.Errorf("%d CHECK_GLOBALs, want 2:\n%s", n, got)
+	}
+	_, stderr, code := runLox(t, "var a = 1;\na;\na == a;\na == c;\nc;\n", Options{Heap: testHeap})
+	if want := "Undefined variable 'c'.\n[line 4] in script\n"; code != ExitRuntimeError || stderr != want {
+		t.Errorf("code %d stderr %q, want %q", code, stderr, want)
+	}
+}
+
+// TestFusedErrors checks the errors of the fused instructions: message
+// and line as the unfused pair gave them.
+func TestFusedErrors(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"var s = \"a\";\nwhile (s <\n 2) {}\n", "Operands must be numbers.\n[line 3] in script\n"},
+		{"fun f(a) {\n  return a -\n 1;\n}\nf(nil);\n", "Operands must be numbers.\n[line 3] in f()\n[line 5] in script\n"},
+		{"fun f(a) { return a + 1; }\nf(\"x\");\n", "Operands must be two numbers or two strings.\n[line 1] in f()\n[line 2] in script\n"},
+		{"print 1;\nundefinedGlobal =\n 2;\n", "Undefined variable 'undefinedGlobal'.\n[line 3] in script\n"},
+	} {
+		_, stderr, code := runLox(t, tc.src, Options{Heap: testHeap})
+		if code != ExitRuntimeError || stderr != tc.want {
+			t.Errorf("%q: code %d stderr %q, want %q", tc.src, code, stderr, tc.want)
+		}
+	}
+	stdout, _, code := runLox(t, "var i = 0;\nfor (var j = 0; j < 3; j = j + 1) { i = i + j; }\nif (i < 4) print i; else print -i;\nfun f(n) { var m = n - 1; m = m + 10; return m; }\nprint f(5);\n", Options{Heap: testHeap})
+	if code != 0 || stdout != "3\n14\n" {
+		t.Errorf("code %d stdout %q", code, stdout)
+	}
+}

@@ -67,6 +67,11 @@ const (
 	opSubConst                       // u32 k            a -> a - consts[k]
 	opLessConst                      // u32 k            a -> a < consts[k]
 	opCheckGlobal                    // u32 g            "Undefined variable" if globals[g] is unset
+	opSetLocalPop                    // u16 slot         stack[base+slot] = pop
+	opSetGlobalPop                   // u32 g            globals[g] = pop (must be set)
+	opLessConstJump                  // u32 k, u32 t     if !(pop < consts[k]) ip = t
+	opLocalAddConst                  // u16 slot, u32 k  push stack[base+slot] + consts[k]
+	opLocalSubConst                  // u16 slot, u32 k  push stack[base+slot] - consts[k]
 	numOpcodes
 )
 
@@ -86,6 +91,8 @@ var opNames = [numOpcodes]string{
 	opEndClass: "END_CLASS", opArray: "ARRAY", opIndexGet: "INDEX_GET", opIndexSet: "INDEX_SET",
 	opGetLocalProperty: "GET_LOCAL_PROPERTY", opAddConst: "ADD_CONST", opSubConst: "SUB_CONST",
 	opLessConst: "LESS_CONST", opCheckGlobal: "CHECK_GLOBAL",
+	opSetLocalPop: "SET_LOCAL_POP", opSetGlobalPop: "SET_GLOBAL_POP", opLessConstJump: "LESS_CONST_JUMP",
+	opLocalAddConst: "LOCAL_ADD_CONST", opLocalSubConst: "LOCAL_SUB_CONST",
 }
 
 func (op opcode) String() string {
@@ -104,6 +111,7 @@ var operandBytes = [numOpcodes]int{
 	opJump: 4, opJumpIfFalse: 4, opJumpIfTrue: 4, opPopJumpIfFalse: 4, opLoop: 4,
 	opCall: 1, opInvoke: 5, opSuperInvoke: 5, opClosure: 4, opClass: 4, opMethod: 4,
 	opArray: 4, opGetLocalProperty: 6, opAddConst: 4, opSubConst: 4, opLessConst: 4, opCheckGlobal: 4,
+	opSetLocalPop: 2, opSetGlobalPop: 4, opLessConstJump: 8, opLocalAddConst: 6, opLocalSubConst: 6,
 }
 
 func u16(code []byte, ip int) int { return int(binary.LittleEndian.Uint16(code[ip:])) }
@@ -132,6 +140,8 @@ func (vm *VM) disassemble(p *proto) string {
 			fmt.Fprintf(&b, " %d %d", u32(p.code, ip+1), p.code[ip+5])
 		case 6:
 			fmt.Fprintf(&b, " %d %d", u16(p.code, ip+1), u32(p.code, ip+3))
+		case 8:
+			fmt.Fprintf(&b, " %d %d", u32(p.code, ip+1), u32(p.code, ip+5))
 		}
 		ip += 1 + n
 		if op == opClosure {

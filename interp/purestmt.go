@@ -6,7 +6,10 @@ import "minivm/lang"
 // on an undefined global (literals, variables, this, and ==, != and ! of
 // such) compiles to no code but one CHECK_GLOBAL per global it reads, in
 // evaluation order: the value would only be popped, and == and ! never
-// fail. CPython drops bare constant statements the same way.
+// fail. CPython drops bare constant statements the same way. In a run of
+// such statements, a global is checked only where it is first read: no
+// code runs between the checks, and a defined global stays defined, so the
+// first failing check is the same one, at the same line.
 
 // pureReads returns the global reads of e, left to right, and whether e is
 // such an expression. It walks with an explicit stack: expressions may
@@ -40,6 +43,36 @@ func pureReads(e lang.Expr) ([]*lang.VariableExpr, bool) {
 		}
 	}
 	return reads, true
+}
+
+// stmts compiles a statement list, each run of pure expression
+// statements in it as the checks of the distinct globals the run reads.
+func (c *compiler) stmts(list []lang.Stmt) {
+	for i := 0; i < len(list); {
+		seen := map[string]bool{}
+		j := i
+		for ; j < len(list); j++ {
+			s, ok := list[j].(*lang.ExprStmt)
+			if !ok {
+				break
+			}
+			reads, ok := pureReads(s.X)
+			if !ok {
+				break
+			}
+			for _, v := range reads {
+				if !seen[v.Name.Lexeme] {
+					seen[v.Name.Lexeme] = true
+					c.op32(opCheckGlobal, c.u.vm.globalID(v.Name.Lexeme), v.Name.Line)
+				}
+			}
+		}
+		if j == i {
+			c.stmt(list[i])
+			j++
+		}
+		i = j
+	}
 }
 
 // pureStmt compiles the expression statement of e if e is pure (see

@@ -44,7 +44,7 @@ func verifyProto(vm *VM, p *proto) error {
 				return fmt.Errorf("%s: operands of %s at %d outside the code", p.displayName(), op, ip)
 			}
 			switch op {
-			case opGetLocal, opSetLocal, opGetLocalProperty:
+			case opGetLocal, opSetLocal, opGetLocalProperty, opSetLocalPop, opLocalAddConst, opLocalSubConst:
 				if slot := u16(p.code, ip+1); slot >= h {
 					return fmt.Errorf("%s: %s of slot %d at height %d", p.displayName(), op, slot, h)
 				}
@@ -92,6 +92,8 @@ func verifyProto(vm *VM, p *proto) error {
 				continue
 			case opJumpIfFalse, opJumpIfTrue, opPopJumpIfFalse:
 				work = append(work, state{u32(p.code, ip+1), h})
+			case opLessConstJump:
+				work = append(work, state{u32(p.code, ip+5), h})
 			}
 			ip = next
 		}

@@ -208,6 +208,19 @@ func (vm *VM) run() error {
 				}
 				st(stk, sp, v)
 				sp++
+			case opSetLocalPop:
+				sp--
+				st(stk, bp+rd16(code, ip), ld(stk, sp))
+				ip += 2
+			case opSetGlobalPop:
+				g := rd32(code, ip)
+				ip += 4
+				if vm.glob[g] == gc.Undefined {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
+				}
+				sp--
+				vm.glob[g] = ld(stk, sp)
 			case opCheckGlobal:
 				g := rd32(code, ip)
 				ip += 4
@@ -412,6 +425,36 @@ func (vm *VM) run() error {
 					return vm.runtimeError("Operands must be numbers.")
 				}
 				st(stk, sp-1, gc.Bool(a.AsNumber() < b.AsNumber()))
+			case opLessConstJump:
+				a := ld(stk, sp-1)
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip+8, sp
+					return vm.runtimeError("Operands must be numbers.")
+				}
+				sp--
+				if a.AsNumber() < (*(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8))).AsNumber() {
+					ip += 8
+				} else {
+					ip = rd32(code, ip+4)
+				}
+			case opLocalAddConst, opLocalSubConst:
+				a := ld(stk, bp+rd16(code, ip))
+				b := (*(*gc.Value)(unsafe.Add(consts, rd32(code, ip+2)*8))).AsNumber()
+				ip += 6
+				st(stk, sp, a)
+				sp++
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip, sp
+					if op == opLocalAddConst {
+						return vm.runtimeError("Operands must be two numbers or two strings.")
+					}
+					return vm.runtimeError("Operands must be numbers.")
+				}
+				if op == opLocalAddConst {
+					st(stk, sp-1, gc.Number(a.AsNumber()+b))
+				} else {
+					st(stk, sp-1, gc.Number(a.AsNumber()-b))
+				}
 			case opNot:
 				st(stk, sp-1, gc.Bool(ld(stk, sp-1).IsFalsey()))
 			case opNegate:
