@@ -7,8 +7,9 @@ for Lua 5.4 and LuaJIT, python/ for CPython), which keep each program's
 structure, loops, counts and output. Every round runs each benchmark once
 on each interpreter, interleaved, so that a change in the machine's load
 spreads over all of them. The times are the wall seconds of the whole
-process; the table shows their medians, minivm's ratio to the fastest of
-the others, and the geometric mean of that ratio.
+process (with --cpu, its user plus system CPU seconds, which other load
+on the machine disturbs less); the table shows their medians, minivm's
+ratio to the fastest of the others, and the geometric mean of that ratio.
 
 Interpreters: minivm (--minivm, default ./minivm), clox when the CLOX
 environment variable names a binary, python3, lua5.4 and luajit -joff;
@@ -23,6 +24,7 @@ with exit status 1.
 import argparse
 import math
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -74,19 +76,26 @@ def checked_lines(bench, out):
     return [l for i, l in enumerate(lines) if i not in skip]
 
 
-def run(cmd):
-    t = time.perf_counter()
+def cpu_seconds():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run(cmd, cpu):
+    """Runs cmd; returns its wall (or CPU) seconds and its output."""
+    t, c = time.perf_counter(), cpu_seconds()
     p = subprocess.run(cmd, capture_output=True, text=True)
-    t = time.perf_counter() - t
+    t, c = time.perf_counter() - t, cpu_seconds() - c
     if p.returncode != 0:
         sys.exit("%s: exit status %d\n%s" % (" ".join(cmd), p.returncode, p.stderr))
-    return t, p.stdout
+    return c if cpu else t, p.stdout
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-n", type=int, default=5, help="rounds (default 5)")
     ap.add_argument("-b", default="", help="comma-separated benchmarks (default all)")
+    ap.add_argument("--cpu", action="store_true", help="time user+system CPU seconds, not wall seconds")
     ap.add_argument("--minivm", default=os.path.join(ROOT, "minivm"), help="minivm binary")
     ap.add_argument("--lox", default=os.path.join(os.path.dirname(ROOT), "shared", "lox", "benchmark"),
                     help="directory of the Lox benchmarks")
@@ -103,7 +112,7 @@ def main():
         for b in benches:
             want = None
             for name, cmd in interps:
-                t, out = run(cmd(b))
+                t, out = run(cmd(b), args.cpu)
                 got = checked_lines(b, out)
                 if want is None:
                     want = got
@@ -114,7 +123,7 @@ def main():
         print("round %d/%d done" % (r + 1, args.n), file=sys.stderr)
 
     names = [name for name, _ in interps]
-    print("medians of %d interleaved runs, wall seconds" % args.n)
+    print("medians of %d interleaved runs, %s seconds" % (args.n, "CPU" if args.cpu else "wall"))
     print()
     print("| benchmark | " + " | ".join(names) + " | minivm / best other |")
     print("|---" * (len(names) + 2) + "|")

@@ -249,6 +249,12 @@ func (c *compiler) word32(x int) {
 	c.p.lines = append(c.p.lines, l, l, l, l)
 }
 
+func (c *compiler) word64(x uint64) {
+	c.p.code = binary.LittleEndian.AppendUint64(c.p.code, x)
+	l := c.p.lines[len(c.p.lines)-1]
+	c.p.lines = append(c.p.lines, l, l, l, l, l, l, l, l)
+}
+
 func (c *compiler) op16(op opcode, x, line int) {
 	c.op(op, line)
 	c.word16(x)
@@ -734,7 +740,8 @@ func (c *compiler) binary(e *lang.BinaryExpr) int {
 				op = opLessConst
 			}
 			if op != 0 {
-				c.op32(op, c.numberConst(f), lit.Line)
+				c.op(op, lit.Line)
+				c.word64(math.Float64bits(f))
 				return lit.Line
 			}
 		}

@@ -1,6 +1,10 @@
 package interp
 
-import "minivm/lang"
+import (
+	"math"
+
+	"minivm/lang"
+)
 
 // Fused instructions: the commonest pairs of instructions in statements
 // and conditions compile to one, so that they cost one dispatch.
@@ -42,7 +46,8 @@ func (c *compiler) condJump(cond lang.Expr, line int) int {
 	if b, ok := cond.(*lang.BinaryExpr); ok && b.Op.Lexeme == "<" {
 		if f, lit, ok := numberLiteral(b.Right); ok {
 			c.expr(b.Left)
-			c.op32(opLessConstJump, c.numberConst(f), lit.Line)
+			c.op(opLessConstJump, lit.Line)
+			c.word64(math.Float64bits(f))
 			c.word32(0)
 			return len(c.p.code) - 4
 		}
@@ -67,6 +72,6 @@ func (c *compiler) localConst(e *lang.BinaryExpr) (int, bool) {
 		op = opLocalSubConst
 	}
 	c.op16(op, c.slot(v.Binding.Index, v.Name.Line), lit.Line)
-	c.word32(c.numberConst(f))
+	c.word64(math.Float64bits(f))
 	return lit.Line, true
 }

@@ -3,6 +3,7 @@ package interp
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -11,7 +12,8 @@ import (
 // arguments), u16 for local slots and upvalue indexes, u32 for everything
 // that indexes a table (constants, globals, inline caches, names, class
 // descriptors, prototypes, array lengths) and for jump targets, which are
-// absolute code offsets.
+// absolute code offsets; f64 for the number operand of the instructions
+// that take one (its bits, an immediate: no constant table lookup).
 type opcode uint8
 
 const (
@@ -63,15 +65,15 @@ const (
 	opIndexGet                       //                  array index -> element
 	opIndexSet                       //                  array index value -> value
 	opGetLocalProperty               // u16 slot, u32 ic push stack[base+slot].name (this.x, p.x)
-	opAddConst                       // u32 k            a -> a + consts[k] (a number constant)
-	opSubConst                       // u32 k            a -> a - consts[k]
-	opLessConst                      // u32 k            a -> a < consts[k]
+	opAddConst                       // f64 k            a -> a + k
+	opSubConst                       // f64 k            a -> a - k
+	opLessConst                      // f64 k            a -> a < k
 	opCheckGlobal                    // u32 g            "Undefined variable" if globals[g] is unset
 	opSetLocalPop                    // u16 slot         stack[base+slot] = pop
 	opSetGlobalPop                   // u32 g            globals[g] = pop (must be set)
-	opLessConstJump                  // u32 k, u32 t     if !(pop < consts[k]) ip = t
-	opLocalAddConst                  // u16 slot, u32 k  push stack[base+slot] + consts[k]
-	opLocalSubConst                  // u16 slot, u32 k  push stack[base+slot] - consts[k]
+	opLessConstJump                  // f64 k, u32 t     if !(pop < k) ip = t
+	opLocalAddConst                  // u16 slot, f64 k  push stack[base+slot] + k
+	opLocalSubConst                  // u16 slot, f64 k  push stack[base+slot] - k
 	numOpcodes
 )
 
@@ -110,12 +112,15 @@ var operandBytes = [numOpcodes]int{
 	opGetProperty: 4, opSetProperty: 4, opGetSuper: 4,
 	opJump: 4, opJumpIfFalse: 4, opJumpIfTrue: 4, opPopJumpIfFalse: 4, opLoop: 4,
 	opCall: 1, opInvoke: 5, opSuperInvoke: 5, opClosure: 4, opClass: 4, opMethod: 4,
-	opArray: 4, opGetLocalProperty: 6, opAddConst: 4, opSubConst: 4, opLessConst: 4, opCheckGlobal: 4,
-	opSetLocalPop: 2, opSetGlobalPop: 4, opLessConstJump: 8, opLocalAddConst: 6, opLocalSubConst: 6,
+	opArray: 4, opGetLocalProperty: 6, opAddConst: 8, opSubConst: 8, opLessConst: 8, opCheckGlobal: 4,
+	opSetLocalPop: 2, opSetGlobalPop: 4, opLessConstJump: 12, opLocalAddConst: 10, opLocalSubConst: 10,
 }
 
 func u16(code []byte, ip int) int { return int(binary.LittleEndian.Uint16(code[ip:])) }
 func u32(code []byte, ip int) int { return int(binary.LittleEndian.Uint32(code[ip:])) }
+func f64(code []byte, ip int) float64 {
+	return math.Float64frombits(binary.LittleEndian.Uint64(code[ip:]))
+}
 
 // disassemble renders a prototype's code, one instruction per line; it is
 // a debugging aid (and used by tests to check the compiler's output).
@@ -129,6 +134,17 @@ func (vm *VM) disassemble(p *proto) string {
 		if op < numOpcodes {
 			n = operandBytes[op]
 		}
+		switch op {
+		case opAddConst, opSubConst, opLessConst:
+			fmt.Fprintf(&b, " %s", formatNumber(f64(p.code, ip+1)))
+			n = -n
+		case opLessConstJump:
+			fmt.Fprintf(&b, " %s %d", formatNumber(f64(p.code, ip+1)), u32(p.code, ip+9))
+			n = -n
+		case opLocalAddConst, opLocalSubConst:
+			fmt.Fprintf(&b, " %d %s", u16(p.code, ip+1), formatNumber(f64(p.code, ip+3)))
+			n = -n
+		}
 		switch n {
 		case 1:
 			fmt.Fprintf(&b, " %d", p.code[ip+1])
@@ -140,10 +156,8 @@ func (vm *VM) disassemble(p *proto) string {
 			fmt.Fprintf(&b, " %d %d", u32(p.code, ip+1), p.code[ip+5])
 		case 6:
 			fmt.Fprintf(&b, " %d %d", u16(p.code, ip+1), u32(p.code, ip+3))
-		case 8:
-			fmt.Fprintf(&b, " %d %d", u32(p.code, ip+1), u32(p.code, ip+5))
 		}
-		ip += 1 + n
+		ip += 1 + max(n, -n)
 		if op == opClosure {
 			q := vm.protos[u32(p.code, ip-4)]
 			fmt.Fprintf(&b, " <%s>", q.displayName())

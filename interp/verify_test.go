@@ -93,7 +93,7 @@ func verifyProto(vm *VM, p *proto) error {
 			case opJumpIfFalse, opJumpIfTrue, opPopJumpIfFalse:
 				work = append(work, state{u32(p.code, ip+1), h})
 			case opLessConstJump:
-				work = append(work, state{u32(p.code, ip+5), h})
+				work = append(work, state{u32(p.code, ip+9), h})
 			}
 			ip = next
 		}

@@ -131,9 +131,10 @@ func (vm *VM) growFrames() bool {
 // RETURN) and computes each function's maximum stack height, which a call
 // makes room for before the frame starts; the loop therefore reads the code
 // and the stack through base pointers without bounds checks.
-func rd8(code unsafe.Pointer, ip int) int  { return int(*(*uint8)(unsafe.Add(code, ip))) }
-func rd16(code unsafe.Pointer, ip int) int { return int(*(*uint16)(unsafe.Add(code, ip))) }
-func rd32(code unsafe.Pointer, ip int) int { return int(*(*uint32)(unsafe.Add(code, ip))) }
+func rd8(code unsafe.Pointer, ip int) int     { return int(*(*uint8)(unsafe.Add(code, ip))) }
+func rd16(code unsafe.Pointer, ip int) int    { return int(*(*uint16)(unsafe.Add(code, ip))) }
+func rd32(code unsafe.Pointer, ip int) int    { return int(*(*uint32)(unsafe.Add(code, ip))) }
+func rd64(code unsafe.Pointer, ip int) uint64 { return *(*uint64)(unsafe.Add(code, ip)) }
 
 func ld(stk unsafe.Pointer, i int) gc.Value { return *(*gc.Value)(unsafe.Add(stk, i*8)) }
 func st(stk unsafe.Pointer, i int, v gc.Value) {
@@ -143,8 +144,11 @@ func st(stk unsafe.Pointer, i int, v gc.Value) {
 // run is the dispatch loop.
 //
 // It keeps the machine state in a few locals: the heap, the current frame,
-// the code and constants base pointers, ip, the stack base pointer, sp and
-// bp (stack indexes). Fast paths use only these. Every slow path first
+// the code base pointer, ip, the stack base pointer and sp (a stack
+// index). More locals than that cost a spill per dispatch (the register
+// allocator spills a loop-carried value at the loop head), so the frame's
+// base is read from fr.base, and number operands are immediates in the
+// code, needing no constants pointer. Fast paths use only these. Every slow path first
 // saves ip and sp (fr.ip, vm.sp), calls out, and then jumps to reload,
 // which rebuilds all the locals from the VM: so no local is live across a
 // call and the register allocator has no reason to spill the state at
@@ -154,27 +158,24 @@ func (vm *VM) run() error {
 		h      *gc.Heap
 		fr     *frame
 		code   unsafe.Pointer // fr.proto.code
-		consts unsafe.Pointer // fr.proto.consts
 		stk    unsafe.Pointer // vm.stack
 		ip     int
 		sp     int
-		bp     int
 		callee gc.Value // call: the value to call, at stack[sp-1-argc]
 		argc   int
 	)
 	h = vm.heap
 	fr = &vm.frames[vm.fp-1]
 	code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
-	consts = unsafe.Pointer(unsafe.SliceData(fr.proto.consts))
 	stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
-	ip, bp, sp = fr.ip, fr.base, vm.sp
+	ip, sp = fr.ip, vm.sp
 	for {
 		{
 			op := opcode(rd8(code, ip))
 			ip++
 			switch op {
 			case opConstant:
-				st(stk, sp, *(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8)))
+				st(stk, sp, fr.proto.consts[rd32(code, ip)])
 				ip += 4
 				sp++
 			case opNil:
@@ -192,11 +193,11 @@ func (vm *VM) run() error {
 				sp -= rd32(code, ip)
 				ip += 4
 			case opGetLocal:
-				st(stk, sp, ld(stk, bp+rd16(code, ip)))
+				st(stk, sp, ld(stk, fr.base+rd16(code, ip)))
 				ip += 2
 				sp++
 			case opSetLocal:
-				st(stk, bp+rd16(code, ip), ld(stk, sp-1))
+				st(stk, fr.base+rd16(code, ip), ld(stk, sp-1))
 				ip += 2
 			case opGetGlobal:
 				g := rd32(code, ip)
@@ -210,7 +211,7 @@ func (vm *VM) run() error {
 				sp++
 			case opSetLocalPop:
 				sp--
-				st(stk, bp+rd16(code, ip), ld(stk, sp))
+				st(stk, fr.base+rd16(code, ip), ld(stk, sp))
 				ip += 2
 			case opSetGlobalPop:
 				g := rd32(code, ip)
@@ -288,7 +289,7 @@ func (vm *VM) run() error {
 				}
 				goto reload
 			case opGetLocalProperty:
-				v := ld(stk, bp+rd16(code, ip))
+				v := ld(stk, fr.base+rd16(code, ip))
 				ic := &fr.proto.ics[rd32(code, ip+2)]
 				ip += 6
 				st(stk, sp, v)
@@ -400,8 +401,8 @@ func (vm *VM) run() error {
 				goto reload
 			case opAddConst:
 				a := ld(stk, sp-1)
-				b := *(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8))
-				ip += 4
+				b := gc.Value(rd64(code, ip))
+				ip += 8
 				if !a.IsNumber() {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be two numbers or two strings.")
@@ -409,8 +410,8 @@ func (vm *VM) run() error {
 				st(stk, sp-1, gc.Number(a.AsNumber()+b.AsNumber()))
 			case opSubConst:
 				a := ld(stk, sp-1)
-				b := *(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8))
-				ip += 4
+				b := gc.Value(rd64(code, ip))
+				ip += 8
 				if !a.IsNumber() {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be numbers.")
@@ -418,8 +419,8 @@ func (vm *VM) run() error {
 				st(stk, sp-1, gc.Number(a.AsNumber()-b.AsNumber()))
 			case opLessConst:
 				a := ld(stk, sp-1)
-				b := *(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8))
-				ip += 4
+				b := gc.Value(rd64(code, ip))
+				ip += 8
 				if !a.IsNumber() {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be numbers.")
@@ -428,19 +429,19 @@ func (vm *VM) run() error {
 			case opLessConstJump:
 				a := ld(stk, sp-1)
 				if !a.IsNumber() {
-					fr.ip, vm.sp = ip+8, sp
+					fr.ip, vm.sp = ip+12, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
 				sp--
-				if a.AsNumber() < (*(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8))).AsNumber() {
-					ip += 8
+				if a.AsNumber() < gc.Value(rd64(code, ip)).AsNumber() {
+					ip += 12
 				} else {
-					ip = rd32(code, ip+4)
+					ip = rd32(code, ip+8)
 				}
 			case opLocalAddConst, opLocalSubConst:
-				a := ld(stk, bp+rd16(code, ip))
-				b := (*(*gc.Value)(unsafe.Add(consts, rd32(code, ip+2)*8))).AsNumber()
-				ip += 6
+				a := ld(stk, fr.base+rd16(code, ip))
+				b := gc.Value(rd64(code, ip+2)).AsNumber()
+				ip += 10
 				st(stk, sp, a)
 				sp++
 				if !a.IsNumber() {
@@ -564,9 +565,9 @@ func (vm *VM) run() error {
 				vm.closeUpvalues(sp)
 				goto reload
 			case opReturn:
-				if n := len(vm.openIdx); n > 0 && vm.openIdx[n-1] >= bp {
+				if n := len(vm.openIdx); n > 0 && vm.openIdx[n-1] >= fr.base {
 					fr.ip, vm.sp = ip, sp
-					vm.closeUpvalues(bp)
+					vm.closeUpvalues(fr.base)
 					goto reloadReturn
 				}
 				vm.fp--
@@ -574,12 +575,11 @@ func (vm *VM) run() error {
 					vm.result, vm.sp = ld(stk, sp-1), 0
 					return nil
 				}
-				st(stk, bp, ld(stk, sp-1))
-				sp = bp + 1
+				st(stk, fr.base, ld(stk, sp-1))
+				sp = fr.base + 1
 				fr = &vm.frames[vm.fp-1]
 				code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
-				consts = unsafe.Pointer(unsafe.SliceData(fr.proto.consts))
-				ip, bp = fr.ip, fr.base
+				ip = fr.ip
 
 			case opClass:
 				d := vm.classDescs[rd32(code, ip)]
@@ -691,8 +691,7 @@ func (vm *VM) run() error {
 					goto reload
 				}
 				code = unsafe.Pointer(unsafe.SliceData(np.code))
-				consts = unsafe.Pointer(unsafe.SliceData(np.consts))
-				ip, bp = 0, base
+				ip = 0
 				continue
 			case kBound:
 				st(stk, sp-1-argc, h.Load(r, boundReceiverWord))
@@ -736,18 +735,16 @@ func (vm *VM) run() error {
 		h = vm.heap
 		fr = &vm.frames[vm.fp-1]
 		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
-		consts = unsafe.Pointer(unsafe.SliceData(fr.proto.consts))
 		stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
-		ip, bp, sp = fr.ip, fr.base, vm.sp
+		ip, sp = fr.ip, vm.sp
 		continue
 	reloadCall:
 		// Reload, then call callee with argc arguments.
 		h = vm.heap
 		fr = &vm.frames[vm.fp-1]
 		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
-		consts = unsafe.Pointer(unsafe.SliceData(fr.proto.consts))
 		stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
-		ip, bp, sp = fr.ip, fr.base, vm.sp
+		ip, sp = fr.ip, vm.sp
 		goto call
 	}
 }
