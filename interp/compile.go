@@ -217,6 +217,7 @@ var stackEffect = [numOpcodes]int{
 	opEndClass: -1, opIndexGet: -1, opIndexSet: -2, opGetLocalProperty: 1,
 	opAddConst: 0, opSubConst: 0, opLessConst: 0, opCheckGlobal: 0,
 	opSetLocalPop: -1, opSetGlobalPop: -1, opLessConstJump: -1, opLocalAddConst: 1, opLocalSubConst: 1,
+	opLocalLessConstJump: 0, opReturnLocal: 0, opSetPropertyPop: -2,
 }
 
 func (c *compiler) adjust(delta int) {
@@ -463,7 +464,9 @@ func (c *compiler) stmt(s lang.Stmt) {
 		c.endScope(s.Locals, s.Line)
 	case *lang.ReturnStmt:
 		line := s.Keyword.Line
-		if s.Value != nil {
+		if v, ok := s.Value.(*lang.VariableExpr); ok && v.Binding.Kind == lang.BindLocal {
+			c.op16(opReturnLocal, c.slot(v.Binding.Index, v.Name.Line), line)
+		} else if s.Value != nil {
 			c.expr(s.Value)
 			c.op(opReturn, line)
 		} else {

@@ -10,8 +10,8 @@ import (
 // and conditions compile to one, so that they cost one dispatch.
 
 // exprStmt compiles an expression statement: nothing for a pure one (see
-// pureStmt), one SET_LOCAL_POP or SET_GLOBAL_POP after the value for an
-// assignment, else the expression and a POP.
+// pureStmt), one SET_LOCAL_POP, SET_GLOBAL_POP or SET_PROPERTY_POP after
+// the value for an assignment, else the expression and a POP.
 func (c *compiler) exprStmt(e lang.Expr, line int) {
 	if c.pureStmt(e) {
 		return
@@ -23,6 +23,12 @@ func (c *compiler) exprStmt(e lang.Expr, line int) {
 		} else {
 			c.op32(opSetGlobalPop, c.u.vm.globalID(a.Name.Lexeme), end)
 		}
+		return
+	}
+	if s, ok := e.(*lang.SetExpr); ok {
+		c.expr(s.Object)
+		end := c.expr(s.Value)
+		c.op32(opSetPropertyPop, c.newIC(s.Name.Lexeme), end)
 		return
 	}
 	c.expr(e)
@@ -41,10 +47,17 @@ func numberLiteral(e lang.Expr) (float64, *lang.LiteralExpr, bool) {
 
 // condJump compiles the condition of an if or a loop and the jump taken
 // when it is false, returning the jump's operand offset for patch: `x < k`
-// with a number literal k is one LESS_CONST_JUMP after x.
+// with a number literal k is one LESS_CONST_JUMP after x, or one
+// LOCAL_LESS_CONST_JUMP for a local x.
 func (c *compiler) condJump(cond lang.Expr, line int) int {
 	if b, ok := cond.(*lang.BinaryExpr); ok && b.Op.Lexeme == "<" {
 		if f, lit, ok := numberLiteral(b.Right); ok {
+			if v, ok := b.Left.(*lang.VariableExpr); ok && v.Binding.Kind == lang.BindLocal {
+				c.op16(opLocalLessConstJump, c.slot(v.Binding.Index, v.Name.Line), lit.Line)
+				c.word64(math.Float64bits(f))
+				c.word32(0)
+				return len(c.p.code) - 4
+			}
 			c.expr(b.Left)
 			c.op(opLessConstJump, lit.Line)
 			c.word64(math.Float64bits(f))

@@ -141,6 +141,18 @@ func st(stk unsafe.Pointer, i int, v gc.Value) {
 	*(*gc.Value)(unsafe.Add(stk, i*8)) = v
 }
 
+// The same for frames and prototypes on calls and returns: the running
+// frame is vm.frames[vm.fp-1] and a call has checked that vm.fp is below
+// len(vm.frames), so its neighbours are inside the array; a closure's
+// prototype index was valid when the closure was made, and prototypes are
+// never removed.
+func nextFrame(fr *frame, d int) *frame {
+	return (*frame)(unsafe.Add(unsafe.Pointer(fr), d*int(unsafe.Sizeof(frame{}))))
+}
+func protoAt(protos []*proto, i uint64) *proto {
+	return *(**proto)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(protos)), i*8))
+}
+
 // run is the dispatch loop.
 //
 // It keeps the machine state in a few locals: the heap, the current frame,
@@ -309,7 +321,7 @@ func (vm *VM) run() error {
 					return err
 				}
 				goto reload
-			case opSetProperty:
+			case opSetProperty, opSetPropertyPop:
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
 				if v, e := ld(stk, sp-2), ic.entry; v.IsRef() && e.slot() != 0 {
@@ -318,6 +330,9 @@ func (vm *VM) run() error {
 						x := ld(stk, sp-1)
 						st(stk, sp-2, x)
 						fr.ip, vm.sp = ip, sp-1
+						if op == opSetPropertyPop {
+							vm.sp--
+						}
 						h.Store(r, e.slot(), x)
 						goto reload
 					}
@@ -325,6 +340,9 @@ func (vm *VM) run() error {
 				fr.ip, vm.sp = ip, sp
 				if err := vm.setProperty(ic); err != nil {
 					return err
+				}
+				if op == opSetPropertyPop {
+					vm.sp--
 				}
 				goto reload
 			case opGetSuper:
@@ -437,6 +455,17 @@ func (vm *VM) run() error {
 					ip += 12
 				} else {
 					ip = rd32(code, ip+8)
+				}
+			case opLocalLessConstJump:
+				a := ld(stk, fr.base+rd16(code, ip))
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip+14, sp
+					return vm.runtimeError("Operands must be numbers.")
+				}
+				if a.AsNumber() < gc.Value(rd64(code, ip+2)).AsNumber() {
+					ip += 14
+				} else {
+					ip = rd32(code, ip+10)
 				}
 			case opLocalAddConst, opLocalSubConst:
 				a := ld(stk, fr.base+rd16(code, ip))
@@ -564,7 +593,12 @@ func (vm *VM) run() error {
 				fr.ip, vm.sp = ip, sp
 				vm.closeUpvalues(sp)
 				goto reload
-			case opReturn:
+			case opReturn, opReturnLocal:
+				if op == opReturnLocal {
+					st(stk, sp, ld(stk, fr.base+rd16(code, ip)))
+					ip += 2
+					sp++
+				}
 				if n := len(vm.openIdx); n > 0 && vm.openIdx[n-1] >= fr.base {
 					fr.ip, vm.sp = ip, sp
 					vm.closeUpvalues(fr.base)
@@ -577,7 +611,7 @@ func (vm *VM) run() error {
 				}
 				st(stk, fr.base, ld(stk, sp-1))
 				sp = fr.base + 1
-				fr = &vm.frames[vm.fp-1]
+				fr = nextFrame(fr, -1)
 				code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
 				ip = fr.ip
 
@@ -652,7 +686,7 @@ func (vm *VM) run() error {
 			r := callee.AsRef()
 			switch h.Kind(r) {
 			case kClosure:
-				np := vm.protoT[h.RawWord(r, 1)>>32]
+				np := protoAt(vm.protoT, h.RawWord(r, 1)>>32)
 				if argc != np.arity {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Expected %d arguments but got %d.", np.arity, argc)
@@ -671,7 +705,7 @@ func (vm *VM) run() error {
 				}
 				base := sp - 1 - argc
 				fr.ip = ip
-				fr = &vm.frames[vm.fp]
+				fr = nextFrame(fr, 1)
 				vm.fp++
 				fr.closure, fr.proto, fr.ip, fr.base = callee, np, 0, base
 				if base+np.maxStack > len(vm.stack) {
