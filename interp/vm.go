@@ -285,14 +285,11 @@ func (vm *VM) run() error {
 			case opGetProperty:
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
-				if v, e := ld(stk, sp-1), ic.entry; v.IsRef() && e.slot() != 0 {
-					r := v.AsRef()
-					if uint32(h.Header(r)) == e.meta() {
-						ic.hits++
-						if f := h.Load(r, e.slot()); f != gc.Undefined {
-							st(stk, sp-1, f)
-							continue
-						}
+				v := ld(stk, sp-1)
+				if e, ok := icMatch(h, ic, v); ok && e.slot() != 0 {
+					if f := vm.icField(h, ic, e, v); f != gc.Undefined {
+						st(stk, sp-1, f)
+						continue
 					}
 				}
 				fr.ip, vm.sp = ip, sp
@@ -306,14 +303,10 @@ func (vm *VM) run() error {
 				ip += 6
 				st(stk, sp, v)
 				sp++
-				if e := ic.entry; v.IsRef() && e.slot() != 0 {
-					r := v.AsRef()
-					if uint32(h.Header(r)) == e.meta() {
-						ic.hits++
-						if f := h.Load(r, e.slot()); f != gc.Undefined {
-							st(stk, sp-1, f)
-							continue
-						}
+				if e, ok := icMatch(h, ic, v); ok && e.slot() != 0 {
+					if f := vm.icField(h, ic, e, v); f != gc.Undefined {
+						st(stk, sp-1, f)
+						continue
 					}
 				}
 				fr.ip, vm.sp = ip, sp
@@ -324,18 +317,16 @@ func (vm *VM) run() error {
 			case opSetProperty, opSetPropertyPop:
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
-				if v, e := ld(stk, sp-2), ic.entry; v.IsRef() && e.slot() != 0 {
-					r := v.AsRef()
-					if uint32(h.Header(r)) == e.meta() {
-						x := ld(stk, sp-1)
-						st(stk, sp-2, x)
-						fr.ip, vm.sp = ip, sp-1
-						if op == opSetPropertyPop {
-							vm.sp--
-						}
-						h.Store(r, e.slot(), x)
-						goto reload
+				v := ld(stk, sp-2)
+				if e, ok := icMatch(h, ic, v); ok && e.slot() != 0 {
+					x := ld(stk, sp-1)
+					st(stk, sp-2, x)
+					fr.ip, vm.sp = ip, sp-1
+					if op == opSetPropertyPop {
+						vm.sp--
 					}
+					h.Store(v.AsRef(), e.slot(), x)
+					goto reload
 				}
 				fr.ip, vm.sp = ip, sp
 				if err := vm.setProperty(ic); err != nil {
@@ -546,21 +537,20 @@ func (vm *VM) run() error {
 				ic := &fr.proto.ics[rd32(code, ip)]
 				argc = rd8(code, ip+4)
 				ip += 5
-				if recv, e := ld(stk, sp-1-argc), ic.entry; recv.IsRef() {
-					r := recv.AsRef()
-					if m := uint32(h.Header(r)); m == e.meta() {
+				{
+					recv := ld(stk, sp-1-argc)
+					if e, ok := icMatch(h, ic, recv); ok {
 						if e.slot() != 0 {
-							ic.hits++
-							if f := h.Load(r, e.slot()); f != gc.Undefined {
+							if f := vm.icField(h, ic, e, recv); f != gc.Undefined {
 								st(stk, sp-1-argc, f)
 								callee = f
 								goto call
 							}
-						} else if h.Load(r, instOverflow) != gc.Undefined {
+						} else if h.Load(recv.AsRef(), instOverflow) != gc.Undefined {
 							goto slowInvoke
 						}
 						if e.method() >= 0 {
-							callee = h.Load(h.Load(gc.Meta(m).ClassObject(), classMethodsWord).AsRef(), slotsFirst+int(e.method()))
+							callee = h.Load(h.Load(gc.Meta(e.meta()).ClassObject(), classMethodsWord).AsRef(), slotsFirst+int(e.method()))
 							goto call
 						}
 					}
