@@ -13,12 +13,15 @@ ratio to the fastest of the others, and the geometric mean of that ratio.
 
 Interpreters: minivm (--minivm, default ./minivm), clox when the CLOX
 environment variable names a binary, python3, lua5.4 and luajit -joff;
-one that is not installed is left out. The output of each run, less the
+one that is not installed is left out. More --minivm binaries add columns
+(minivm#2, ...) to compare builds, and --builds leaves out all but the
+minivm builds; the ratio column is always that of the first. The output of each run, less the
 lines that print elapsed time, must match minivm's, else the script stops
 with exit status 1.
 
     flock /tmp/bench.lock python3 benchmarks/peers.py -n 5
     python3 benchmarks/peers.py -n 1 -b fib,zoo
+    python3 benchmarks/peers.py --builds --minivm a --minivm b -b fib
 """
 
 import argparse
@@ -50,9 +53,13 @@ TIMING = {
 }
 
 
-def interpreters(minivm, lox):
+def interpreters(minivms, lox, builds):
     """Returns (name, command for a benchmark) for each available one."""
-    found = [("minivm", lambda b: [minivm, os.path.join(lox, b + ".lox")])]
+    found = [("minivm" if i == 0 else "minivm#%d" % (i + 1),
+              lambda b, m=m: [m, os.path.join(lox, b + ".lox")])
+             for i, m in enumerate(minivms)]
+    if builds:
+        return found
     clox = os.environ.get("CLOX")
     if clox:
         found.append(("clox", lambda b: [clox, os.path.join(lox, b + ".lox")]))
@@ -96,7 +103,8 @@ def main():
     ap.add_argument("-n", type=int, default=5, help="rounds (default 5)")
     ap.add_argument("-b", default="", help="comma-separated benchmarks (default all)")
     ap.add_argument("--cpu", action="store_true", help="time user+system CPU seconds, not wall seconds")
-    ap.add_argument("--minivm", default=os.path.join(ROOT, "minivm"), help="minivm binary")
+    ap.add_argument("--minivm", action="append", help="minivm binary (default ./minivm; repeat to compare builds)")
+    ap.add_argument("--builds", action="store_true", help="run only the minivm builds")
     ap.add_argument("--lox", default=os.path.join(os.path.dirname(ROOT), "shared", "lox", "benchmark"),
                     help="directory of the Lox benchmarks")
     args = ap.parse_args()
@@ -106,7 +114,7 @@ def main():
             sys.exit("unknown benchmark %r (known: %s)" % (b, ", ".join(sorted(TIMING))))
     if args.n < 1:
         sys.exit("-n must be at least 1")
-    interps = interpreters(args.minivm, args.lox)
+    interps = interpreters(args.minivm or [os.path.join(ROOT, "minivm")], args.lox, args.builds)
     times = {(b, name): [] for b in benches for name, _ in interps}
     for r in range(args.n):
         for b in benches:

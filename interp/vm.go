@@ -674,8 +674,10 @@ func (vm *VM) run() error {
 		// Call callee (at stack[sp-1-argc]) with argc arguments above it.
 		if callee.IsRef() {
 			r := callee.AsRef()
-			switch h.Kind(r) {
-			case kClosure:
+			// The closure case is tested first: a switch would compare
+			// kinds in numeric order.
+			switch k := h.Kind(r); {
+			case k == kClosure:
 				np := protoAt(vm.protoT, h.RawWord(r, 1)>>32)
 				if argc != np.arity {
 					fr.ip, vm.sp = ip, sp
@@ -717,11 +719,11 @@ func (vm *VM) run() error {
 				code = unsafe.Pointer(unsafe.SliceData(np.code))
 				ip = 0
 				continue
-			case kBound:
+			case k == kBound:
 				st(stk, sp-1-argc, h.Load(r, boundReceiverWord))
 				callee = h.Load(r, boundMethodWord)
 				goto call
-			case kClass:
+			case k == kClass:
 				fr.ip, vm.sp = ip, sp
 				callee, argc = vm.instantiate(argc)
 				if callee != gc.Nil {
@@ -731,7 +733,7 @@ func (vm *VM) run() error {
 					return vm.runtimeError("Expected 0 arguments but got %d.", argc)
 				}
 				goto reload
-			case kNative:
+			case k == kNative:
 				fr.ip, vm.sp = ip, sp
 				if err := vm.callNative(int(h.RawWord(r, nativeIndexWord)), argc); err != nil {
 					return err
