@@ -218,6 +218,7 @@ var stackEffect = [numOpcodes]int{
 	opAddConst: 0, opSubConst: 0, opLessConst: 0, opCheckGlobal: 0,
 	opSetLocalPop: -1, opSetGlobalPop: -1, opLessConstJump: -1, opLocalAddConst: 1, opLocalSubConst: 1,
 	opLocalLessConstJump: 0, opReturnLocal: 0, opSetPropertyPop: -2,
+	opGlobalLessConstJump: 0, opGlobalAddConst: 1, opGlobalSubConst: 1,
 }
 
 func (c *compiler) adjust(delta int) {
@@ -251,8 +252,15 @@ func (c *compiler) word32(x int) {
 }
 
 func (c *compiler) word64(x uint64) {
+	c.word64Line(x, int(c.p.lines[len(c.p.lines)-1]))
+}
+
+// word64Line appends x with a line of its own: an instruction that may
+// fail at two places of the source reports the line of the operand it
+// failed on (the trace reads the line of the byte before the saved ip).
+func (c *compiler) word64Line(x uint64, line int) {
 	c.p.code = binary.LittleEndian.AppendUint64(c.p.code, x)
-	l := c.p.lines[len(c.p.lines)-1]
+	l := int32(line)
 	c.p.lines = append(c.p.lines, l, l, l, l, l, l, l, l)
 }
 

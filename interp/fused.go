@@ -48,13 +48,19 @@ func numberLiteral(e lang.Expr) (float64, *lang.LiteralExpr, bool) {
 // condJump compiles the condition of an if or a loop and the jump taken
 // when it is false, returning the jump's operand offset for patch: `x < k`
 // with a number literal k is one LESS_CONST_JUMP after x, or one
-// LOCAL_LESS_CONST_JUMP for a local x.
+// LOCAL_LESS_CONST_JUMP or GLOBAL_LESS_CONST_JUMP for a variable x.
 func (c *compiler) condJump(cond lang.Expr, line int) int {
 	if b, ok := cond.(*lang.BinaryExpr); ok && b.Op.Lexeme == "<" {
 		if f, lit, ok := numberLiteral(b.Right); ok {
 			if v, ok := b.Left.(*lang.VariableExpr); ok && v.Binding.Kind == lang.BindLocal {
 				c.op16(opLocalLessConstJump, c.slot(v.Binding.Index, v.Name.Line), lit.Line)
 				c.word64(math.Float64bits(f))
+				c.word32(0)
+				return len(c.p.code) - 4
+			}
+			if v, ok := b.Left.(*lang.VariableExpr); ok && v.Binding.Kind == lang.BindGlobal {
+				c.op32(opGlobalLessConstJump, c.u.vm.globalID(v.Name.Lexeme), v.Name.Line)
+				c.word64Line(math.Float64bits(f), lit.Line)
 				c.word32(0)
 				return len(c.p.code) - 4
 			}
@@ -69,19 +75,30 @@ func (c *compiler) condJump(cond lang.Expr, line int) int {
 	return c.jump(opPopJumpIfFalse, line)
 }
 
-// localConst compiles `local + k` and `local - k` (k a number literal) as
-// one instruction, reporting whether e was one and its end line.
+// localConst compiles `x + k` and `x - k` (x a local or global variable,
+// k a number literal) as one instruction, reporting whether e was one and
+// its end line.
 func (c *compiler) localConst(e *lang.BinaryExpr) (int, bool) {
 	v, ok := e.Left.(*lang.VariableExpr)
-	if !ok || v.Binding.Kind != lang.BindLocal || e.Op.Lexeme != "+" && e.Op.Lexeme != "-" {
+	if !ok || v.Binding.Kind == lang.BindUpvalue || e.Op.Lexeme != "+" && e.Op.Lexeme != "-" {
 		return 0, false
 	}
 	f, lit, ok := numberLiteral(e.Right)
 	if !ok {
 		return 0, false
 	}
+	sub := e.Op.Lexeme == "-"
+	if v.Binding.Kind == lang.BindGlobal {
+		op := opGlobalAddConst
+		if sub {
+			op = opGlobalSubConst
+		}
+		c.op32(op, c.u.vm.globalID(v.Name.Lexeme), v.Name.Line)
+		c.word64Line(math.Float64bits(f), lit.Line)
+		return lit.Line, true
+	}
 	op := opLocalAddConst
-	if e.Op.Lexeme == "-" {
+	if sub {
 		op = opLocalSubConst
 	}
 	c.op16(op, c.slot(v.Binding.Index, v.Name.Line), lit.Line)

@@ -73,14 +73,19 @@ func TestFusedErrors(t *testing.T) {
 		{"fun f(a) {\n  return a -\n 1;\n}\nf(nil);\n", "Operands must be numbers.\n[line 3] in f()\n[line 5] in script\n"},
 		{"fun f(a) { return a + 1; }\nf(\"x\");\n", "Operands must be two numbers or two strings.\n[line 1] in f()\n[line 2] in script\n"},
 		{"print 1;\nundefinedGlobal =\n 2;\n", "Undefined variable 'undefinedGlobal'.\n[line 3] in script\n"},
+		{"while (g <\n 2) {}\n", "Undefined variable 'g'.\n[line 1] in script\n"},
+		{"var g = nil;\nwhile (g <\n 2) {}\n", "Operands must be numbers.\n[line 3] in script\n"},
+		{"print u\n - 1;\n", "Undefined variable 'u'.\n[line 1] in script\n"},
+		{"var g = true;\nprint g\n - 1;\n", "Operands must be numbers.\n[line 3] in script\n"},
+		{"var g = \"s\";\nprint g + 1;\n", "Operands must be two numbers or two strings.\n[line 2] in script\n"},
 	} {
 		_, stderr, code := runLox(t, tc.src, Options{Heap: testHeap})
 		if code != ExitRuntimeError || stderr != tc.want {
 			t.Errorf("%q: code %d stderr %q, want %q", tc.src, code, stderr, tc.want)
 		}
 	}
-	stdout, _, code := runLox(t, "var i = 0;\nfor (var j = 0; j < 3; j = j + 1) { i = i + j; }\nif (i < 4) print i; else print -i;\nfun f(n) { var m = n - 1; m = m + 10; return m; }\nprint f(5);\n", Options{Heap: testHeap})
-	if code != 0 || stdout != "3\n14\n" {
+	stdout, _, code := runLox(t, "var k = 0;\nwhile (k < 3) k = k + 1;\nprint k - 1;\nvar i = 0;\nfor (var j = 0; j < 3; j = j + 1) { i = i + j; }\nif (i < 4) print i; else print -i;\nfun f(n) { var m = n - 1; m = m + 10; return m; }\nprint f(5);\n", Options{Heap: testHeap})
+	if code != 0 || stdout != "2\n3\n14\n" {
 		t.Errorf("code %d stdout %q", code, stdout)
 	}
 }

@@ -96,6 +96,8 @@ func verifyProto(vm *VM, p *proto) error {
 				work = append(work, state{u32(p.code, ip+9), h})
 			case opLocalLessConstJump:
 				work = append(work, state{u32(p.code, ip+11), h})
+			case opGlobalLessConstJump:
+				work = append(work, state{u32(p.code, ip+13), h})
 			}
 			ip = next
 		}

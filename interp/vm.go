@@ -458,6 +458,45 @@ func (vm *VM) run() error {
 				} else {
 					ip = rd32(code, ip+10)
 				}
+			case opGlobalLessConstJump:
+				g := rd32(code, ip)
+				a := vm.glob[g]
+				if a == gc.Undefined {
+					fr.ip, vm.sp = ip+4, sp
+					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
+				}
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip+16, sp
+					return vm.runtimeError("Operands must be numbers.")
+				}
+				if a.AsNumber() < gc.Value(rd64(code, ip+4)).AsNumber() {
+					ip += 16
+				} else {
+					ip = rd32(code, ip+12)
+				}
+			case opGlobalAddConst, opGlobalSubConst:
+				g := rd32(code, ip)
+				a := vm.glob[g]
+				if a == gc.Undefined {
+					fr.ip, vm.sp = ip+4, sp
+					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
+				}
+				b := gc.Value(rd64(code, ip+4)).AsNumber()
+				ip += 12
+				st(stk, sp, a)
+				sp++
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip, sp
+					if op == opGlobalAddConst {
+						return vm.runtimeError("Operands must be two numbers or two strings.")
+					}
+					return vm.runtimeError("Operands must be numbers.")
+				}
+				if op == opGlobalAddConst {
+					st(stk, sp-1, gc.Number(a.AsNumber()+b))
+				} else {
+					st(stk, sp-1, gc.Number(a.AsNumber()-b))
+				}
 			case opLocalAddConst, opLocalSubConst:
 				a := ld(stk, fr.base+rd16(code, ip))
 				b := gc.Value(rd64(code, ip+2)).AsNumber()
