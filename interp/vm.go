@@ -160,11 +160,11 @@ func protoAt(protos []*proto, i uint64) *proto {
 // index). More locals than that cost a spill per dispatch (the register
 // allocator spills a loop-carried value at the loop head), so the frame's
 // base is read from fr.base, and number operands are immediates in the
-// code, needing no constants pointer. Fast paths use only these. Every slow path first
-// saves ip and sp (fr.ip, vm.sp), calls out, and then jumps to reload,
-// which rebuilds all the locals from the VM: so no local is live across a
-// call and the register allocator has no reason to spill the state at
-// every dispatch.
+// code, needing no constants pointer. Fast paths use only these. Every
+// slow path first saves ip and sp (fr.ip, vm.sp), calls out, and then
+// jumps to reload, which rebuilds all the locals from the VM: so no local
+// is live across a call and the register allocator has no reason to spill
+// the state at every dispatch.
 func (vm *VM) run() error {
 	var (
 		h      *gc.Heap
