@@ -41,8 +41,11 @@
 //
 // Each instruction is an opcode byte followed by fixed-width little-endian
 // operands (see opcode.go): u8 argument counts, u16 slot and upvalue
-// indexes, u32 for everything else (constants, globals, inline caches,
-// class descriptors, prototypes and absolute jump targets). There are no
+// indexes, f64 number immediates, u32 for everything else (constants,
+// globals, inline caches, class descriptors, prototypes and absolute jump
+// targets). The commonest instruction pairs are fused into one (fused.go),
+// and expression statements without effects compile to checks of the
+// globals they read (purestmt.go). There are no
 // clox-style one-byte limits on constants, globals or jump distances. A
 // line table parallel to the code gives the source line of every byte, for
 // runtime error traces.
