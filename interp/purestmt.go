@@ -6,7 +6,7 @@ import "minivm/lang"
 // on an undefined global (literals, variables, this, and ==, != and ! of
 // such) compiles to no code but one CHECK_GLOBAL per global it reads, in
 // evaluation order: the value would only be popped, and == and ! never
-// fail. CPython drops bare constant statements the same way. In a run of
+// fail. (CPython compiles a bare constant statement to a NOP.) In a run of
 // such statements, a global is checked only where it is first read: no
 // code runs between the checks, and a defined global stays defined, so the
 // first failing check is the same one, at the same line.
