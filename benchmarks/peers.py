@@ -15,9 +15,10 @@ Interpreters: minivm (--minivm, default ./minivm), clox when the CLOX
 environment variable names a binary, python3, lua5.4 and luajit -joff;
 one that is not installed is left out. More --minivm binaries add columns
 (minivm#2, ...) to compare builds, and --builds leaves out all but the
-minivm builds; the ratio column is always that of the first. The output of each run, less the
-lines that print elapsed time, must match minivm's, else the script stops
-with exit status 1.
+minivm builds; the ratio column is always that of the first, to the
+fastest of the other interpreters (with --builds, of the other builds).
+The output of each run, less the lines that print elapsed time, must
+match minivm's, else the script stops with exit status 1.
 
     flock /tmp/bench.lock python3 benchmarks/peers.py -n 5
     python3 benchmarks/peers.py -n 1 -b fib,zoo
@@ -138,7 +139,9 @@ def main():
     ratios = []
     for b in benches:
         med = {name: statistics.median(times[b, name]) for name in names}
-        others = [name for name in names if name != "minivm"]
+        # The best other interpreter; with --builds, the best other build.
+        others = [name for name in names
+                  if name != "minivm" and (args.builds or not name.startswith("minivm#"))]
         cells = ["%.3f" % med[name] for name in names]
         ratio = ""
         if others:
