@@ -69,6 +69,9 @@ type VM struct {
 	poll *atomic.Bool // mut's safepoint poll flag, read by the dispatch loop
 	th   *thread      // this thread's record (threads.go)
 	tid  uint64       // th.id, as open upvalues of this thread name it
+	// threaded is set once this thread has run beside another (it spawned
+	// one, or was spawned): inline-cache hits are then counted atomically.
+	threaded bool
 
 	// Execution state (roots: stack[:sp], frames[:fp].closure). stackMu
 	// guards replacing stack, which other threads read through open

@@ -41,8 +41,11 @@
 //
 // Each instruction is an opcode byte followed by fixed-width little-endian
 // operands (see opcode.go): u8 argument counts, u16 slot and upvalue
-// indexes, u32 for everything else (constants, globals, inline caches,
-// class descriptors, prototypes and absolute jump targets). There are no
+// indexes, f64 number immediates, u32 for everything else (constants,
+// globals, inline caches, class descriptors, prototypes and absolute jump
+// targets). The commonest instruction pairs are fused into one (fused.go),
+// and expression statements without effects compile to checks of the
+// globals they read (purestmt.go). There are no
 // clox-style one-byte limits on constants, globals or jump distances. A
 // line table parallel to the code gives the source line of every byte, for
 // runtime error traces.
@@ -164,9 +167,7 @@ func (vm *VM) compile(prog *lang.Program) (u *unit, errs lang.ErrorList) {
 		}
 	}()
 	c := u.newCompiler("", lang.KindScript, 0)
-	for _, s := range prog.Stmts {
-		c.stmt(s)
-	}
+	c.stmts(prog.Stmts)
 	c.emitReturn(lastLine(prog))
 	c.finish()
 	return u, nil
@@ -217,7 +218,10 @@ var stackEffect = [numOpcodes]int{
 	opPrint: -1, opJump: 0, opJumpIfFalse: 0, opJumpIfTrue: 0, opPopJumpIfFalse: -1, opLoop: 0,
 	opClosure: 1, opCloseUpvalue: -1, opReturn: -1, opClass: 1, opInherit: -1, opMethod: -1,
 	opEndClass: -1, opIndexGet: -1, opIndexSet: -2, opGetLocalProperty: 1,
-	opAddConst: 0, opSubConst: 0, opLessConst: 0,
+	opAddConst: 0, opSubConst: 0, opLessConst: 0, opCheckGlobal: 0,
+	opSetLocalPop: -1, opSetGlobalPop: -1, opLessConstJump: -1, opLocalAddConst: 1, opLocalSubConst: 1,
+	opLocalLessConstJump: 0, opReturnLocal: 0, opSetPropertyPop: -2,
+	opGlobalLessConstJump: 0, opGlobalAddConst: 1, opGlobalSubConst: 1,
 }
 
 func (c *compiler) adjust(delta int) {
@@ -248,6 +252,19 @@ func (c *compiler) word32(x int) {
 	c.p.code = binary.LittleEndian.AppendUint32(c.p.code, uint32(x))
 	l := c.p.lines[len(c.p.lines)-1]
 	c.p.lines = append(c.p.lines, l, l, l, l)
+}
+
+func (c *compiler) word64(x uint64) {
+	c.word64Line(x, int(c.p.lines[len(c.p.lines)-1]))
+}
+
+// word64Line appends x with a line of its own: an instruction that may
+// fail at two places of the source reports the line of the operand it
+// failed on (the trace reads the line of the byte before the saved ip).
+func (c *compiler) word64Line(x uint64, line int) {
+	c.p.code = binary.LittleEndian.AppendUint64(c.p.code, x)
+	l := int32(line)
+	c.p.lines = append(c.p.lines, l, l, l, l, l, l, l, l)
 }
 
 func (c *compiler) op16(op opcode, x, line int) {
@@ -414,19 +431,15 @@ func (c *compiler) stmt(s lang.Stmt) {
 	case *lang.ClassStmt:
 		c.class(s)
 	case *lang.ExprStmt:
-		c.expr(s.X)
-		c.op(opPop, s.Line)
+		c.exprStmt(s.X, s.Line)
 	case *lang.PrintStmt:
 		c.expr(s.X)
 		c.op(opPrint, s.Line)
 	case *lang.BlockStmt:
-		for _, s := range s.Stmts {
-			c.stmt(s)
-		}
+		c.stmts(s.Stmts)
 		c.endScope(s.Locals, s.EndLine)
 	case *lang.IfStmt:
-		c.expr(s.Cond)
-		elseJump := c.jump(opPopJumpIfFalse, s.Line)
+		elseJump := c.condJump(s.Cond, s.Line)
 		c.stmt(s.Then)
 		if s.Else == nil {
 			c.patch(elseJump, s.Line)
@@ -438,8 +451,7 @@ func (c *compiler) stmt(s lang.Stmt) {
 		c.patch(endJump, s.Line)
 	case *lang.WhileStmt:
 		start := len(c.p.code)
-		c.expr(s.Cond)
-		exit := c.jump(opPopJumpIfFalse, s.Line)
+		exit := c.condJump(s.Cond, s.Line)
 		c.stmt(s.Body)
 		c.loop(start, s.Line)
 		c.patch(exit, s.Line)
@@ -450,13 +462,11 @@ func (c *compiler) stmt(s lang.Stmt) {
 		start := len(c.p.code)
 		exit := -1
 		if s.Cond != nil {
-			c.expr(s.Cond)
-			exit = c.jump(opPopJumpIfFalse, s.Line)
+			exit = c.condJump(s.Cond, s.Line)
 		}
 		c.stmt(s.Body)
 		if s.Incr != nil {
-			c.expr(s.Incr)
-			c.op(opPop, s.Line)
+			c.exprStmt(s.Incr, s.Line)
 		}
 		c.loop(start, s.Line)
 		if exit >= 0 {
@@ -465,7 +475,9 @@ func (c *compiler) stmt(s lang.Stmt) {
 		c.endScope(s.Locals, s.Line)
 	case *lang.ReturnStmt:
 		line := s.Keyword.Line
-		if s.Value != nil {
+		if v, ok := s.Value.(*lang.VariableExpr); ok && v.Binding.Kind == lang.BindLocal {
+			c.op16(opReturnLocal, c.slot(v.Binding.Index, v.Name.Line), line)
+		} else if s.Value != nil {
 			c.expr(s.Value)
 			c.op(opReturn, line)
 		} else {
@@ -620,6 +632,9 @@ func (c *compiler) exprFirst(e lang.Expr) (first lang.Expr, end int) {
 	case *lang.LogicalExpr:
 		return e.Left, 0
 	case *lang.BinaryExpr:
+		if end, ok := c.localConst(e); ok {
+			return nil, end
+		}
 		return e.Left, 0
 	case *lang.UnaryExpr:
 		return e.Right, 0
@@ -739,7 +754,8 @@ func (c *compiler) binary(e *lang.BinaryExpr) int {
 				op = opLessConst
 			}
 			if op != 0 {
-				c.op32(op, c.numberConst(f), lit.Line)
+				c.op(op, lit.Line)
+				c.word64(math.Float64bits(f))
 				return lit.Line
 			}
 		}

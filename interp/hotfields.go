@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"sync/atomic"
 
 	"minivm/runtime/gc"
 	jithints "minivm/runtime/jit_hints"
@@ -108,11 +109,12 @@ func (vm *VM) checkStaleHints() {
 // reference. (The fast paths only count; the hottest slot reported to the
 // collectors is the hottest one seen holding a reference.)
 func (vm *VM) countSlowRead(ic *inlineCache, rec *classRec, f gc.Value) {
-	slot := ic.entry.slot()
-	if slot < instFirstSlot || rec.profField == nil || ic.entry.meta() != uint32(rec.meta) {
+	e := ic.load()
+	slot := e.slot()
+	if slot < instFirstSlot || rec.profField == nil || e.meta() != uint32(rec.meta) {
 		return
 	}
-	ic.hits++
+	atomic.AddUint64(&ic.hits, 1)
 	if f.IsRef() {
 		rec.desc.prof.MarkRef(rec.profField[slot-instFirstSlot])
 	}
@@ -120,19 +122,19 @@ func (vm *VM) countSlowRead(ic *inlineCache, rec *classRec, f gc.Value) {
 
 // creditIC credits ic's hits to the class its cache names.
 func (vm *VM) creditIC(ic *inlineCache) {
-	if ic.entry.meta() == 0 {
-		ic.hits = 0
+	if ic.load().meta() == 0 {
+		atomic.StoreUint64(&ic.hits, 0)
 		return
 	}
-	vm.creditICTo(ic, vm.classes.get(gc.Meta(ic.entry.meta()).Tag()))
+	vm.creditICTo(ic, vm.classes.get(gc.Meta(ic.load().meta()).Tag()))
 }
 
 // creditICTo credits ic's hits to rec, the class whose ClassMeta ic names.
 func (vm *VM) creditICTo(ic *inlineCache, rec *classRec) {
-	n := ic.hits
-	ic.hits = 0
-	slot := ic.entry.slot()
-	if n == 0 || rec == nil || uint32(rec.meta) != ic.entry.meta() || slot < instFirstSlot {
+	n := atomic.SwapUint64(&ic.hits, 0)
+	e := ic.load()
+	slot := e.slot()
+	if n == 0 || rec == nil || uint32(rec.meta) != e.meta() || slot < instFirstSlot {
 		return
 	}
 	rec.desc.prof.Add(rec.profField[slot-instFirstSlot], n)
@@ -143,7 +145,7 @@ func (vm *VM) creditICTo(ic *inlineCache, rec *classRec) {
 func (vm *VM) foldHotFields() {
 	for _, p := range vm.protos {
 		for i := range p.ics {
-			if p.ics[i].hits != 0 {
+			if atomic.LoadUint64(&p.ics[i].hits) != 0 {
 				vm.creditIC(&p.ics[i])
 			}
 		}

@@ -1,6 +1,10 @@
 package interp
 
-import "minivm/runtime/gc"
+import (
+	"sync/atomic"
+
+	"minivm/runtime/gc"
+)
 
 // Inline caches.
 //
@@ -28,8 +32,9 @@ import "minivm/runtime/gc"
 // A ClassMeta address may be reused after its class is unloaded, so
 // unloadClass clears every cache that names it.
 //
-// The cached triple is one 64-bit word (icEntry), read and written whole:
-// threads share the caches, and a torn meta/slot pair could send a store
+// The cached triple is one 64-bit word (icEntry), read and written whole
+// and atomically (load, store): threads share the caches, the fast paths
+// read them without the lock, and a torn meta/slot pair could send a store
 // outside its object. A class whose method index does not fit is not
 // cached (its sites always take the slow path).
 //
@@ -37,11 +42,41 @@ import "minivm/runtime/gc"
 // profiler last credited them (hotfields.go): the fast paths increment it
 // on every hit, the slow paths when they load an inline field. Before a
 // cache changes meta or slot the hits are credited to the old class
-// (fillIC).
+// (fillIC). Once the program has more than one thread, the increments are
+// atomic (countHit): until then a plain increment is enough and cheaper.
 type inlineCache struct {
 	name  int32   // name id
-	entry icEntry // the cached class and what name resolves to in it
-	hits  uint64  // field loads through the slot (hot-field profile)
+	entry icEntry // the cached class and what name resolves to in it (load, store)
+	hits  uint64  // field loads through the slot (hot-field profile; countHit)
+}
+
+func (ic *inlineCache) load() icEntry { return icEntry(atomic.LoadUint64((*uint64)(&ic.entry))) }
+func (ic *inlineCache) store(e icEntry) {
+	atomic.StoreUint64((*uint64)(&ic.entry), uint64(e))
+}
+
+// countHit counts one field load through ic's slot.
+func (vm *VM) countHit(ic *inlineCache) {
+	if vm.threaded {
+		atomic.AddUint64(&ic.hits, 1)
+	} else {
+		ic.hits++
+	}
+}
+
+// The fast paths of the dispatch loop share two helpers, small enough to
+// be inlined there. icMatch is the cache check: ic's entry, and whether v
+// is an instance of the class it names. icField loads the inline field
+// the entry names from such an instance, counting the hit; Undefined
+// means unset.
+func icMatch(h *gc.Heap, ic *inlineCache, v gc.Value) (icEntry, bool) {
+	e := ic.load()
+	return e, v.IsRef() && uint32(h.Header(v.AsRef())) == e.meta()
+}
+
+func (vm *VM) icField(h *gc.Heap, ic *inlineCache, e icEntry, v gc.Value) gc.Value {
+	vm.countHit(ic)
+	return h.Load(v.AsRef(), e.slot())
 }
 
 // icEntry packs meta (bits 0-31: ClassMeta of the cached receiver class,
@@ -64,17 +99,18 @@ const maxICMethod = 1<<16 - 2
 // for the class it named before, and returns the method the name resolves
 // to (-1 for none).
 func (vm *VM) fillIC(ic *inlineCache, rec *classRec) (method int32) {
-	if ic.hits != 0 {
+	if atomic.LoadUint64(&ic.hits) != 0 {
 		vm.creditIC(ic)
 	}
 	method = -1
 	if m, ok := rec.methods[ic.name]; ok {
 		method = m
 	}
-	ic.entry = 0
+	e := icEntry(0)
 	if method <= maxICMethod {
-		ic.entry = makeICEntry(uint32(rec.meta), rec.slotOf[ic.name], method) // slot 0 when absent
+		e = makeICEntry(uint32(rec.meta), rec.slotOf[ic.name], method) // slot 0 when absent
 	}
+	ic.store(e)
 	return method
 }
 
@@ -156,7 +192,7 @@ func (vm *VM) invoke(ic *inlineCache, argc int) (gc.Value, int, error) {
 // cache keyed by the superclass's instance ClassMeta.
 func (vm *VM) superMethod(ic *inlineCache, sup gc.Ref) (int32, error) {
 	rec := vm.classOf(sup)
-	if e := ic.entry; rec.meta != 0 && uint32(rec.meta) == e.meta() {
+	if e := ic.load(); rec.meta != 0 && uint32(rec.meta) == e.meta() {
 		return e.method(), nil
 	}
 	m, ok := rec.methods[ic.name]
@@ -164,7 +200,7 @@ func (vm *VM) superMethod(ic *inlineCache, sup gc.Ref) (int32, error) {
 		return 0, vm.runtimeError("Undefined property '%s'.", vm.names[ic.name])
 	}
 	if rec.meta != 0 && m <= maxICMethod {
-		ic.entry = makeICEntry(uint32(rec.meta), 0, m)
+		ic.store(makeICEntry(uint32(rec.meta), 0, m))
 	}
 	return m, nil
 }

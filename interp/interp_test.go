@@ -255,7 +255,7 @@ func TestDisassemble(t *testing.T) {
 	}
 	vm.load(u)
 	got := vm.disassemble(u.protos[1])
-	for _, want := range []string{"GET_LOCAL", "ADD_CONST", "RETURN"} {
+	for _, want := range []string{"LOCAL_ADD_CONST", "RETURN"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("disassembly lacks %s:\n%s", want, got)
 		}

@@ -221,9 +221,9 @@ func (vm *VM) unloadClass(tag uint32) {
 	m := uint32(rec.meta)
 	for _, p := range vm.protos {
 		for i := range p.ics {
-			if p.ics[i].entry.meta() == m {
+			if p.ics[i].load().meta() == m {
 				vm.creditICTo(&p.ics[i], rec)
-				p.ics[i] = inlineCache{name: p.ics[i].name}
+				p.ics[i].store(0)
 			}
 		}
 	}

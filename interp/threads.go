@@ -175,7 +175,10 @@ func nativeSpawn(vm *VM, args []gc.Value) (gc.Value, error) {
 		frames:  make([]frame, initialFrames),
 		steps:   vm.stepBudget(),
 		result:  gc.Nil,
+
+		threaded: true,
 	}
+	vm.threaded = true
 	t.stack[0], t.stack[1], t.sp = gc.FromRef(r), fn, 2
 	t.frames[0] = frame{closure: gc.FromRef(r), proto: vm.protos[vm.entryIdx]}
 	t.fp = 1

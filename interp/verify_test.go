@@ -44,7 +44,7 @@ func verifyProto(vm *VM, p *proto) error {
 				return fmt.Errorf("%s: operands of %s at %d outside the code", p.displayName(), op, ip)
 			}
 			switch op {
-			case opGetLocal, opSetLocal, opGetLocalProperty:
+			case opGetLocal, opSetLocal, opGetLocalProperty, opSetLocalPop, opLocalAddConst, opLocalSubConst, opLocalLessConstJump, opReturnLocal:
 				if slot := u16(p.code, ip+1); slot >= h {
 					return fmt.Errorf("%s: %s of slot %d at height %d", p.displayName(), op, slot, h)
 				}
@@ -85,13 +85,19 @@ func verifyProto(vm *VM, p *proto) error {
 				return fmt.Errorf("%s: height %d at %d (%s), max %d", p.displayName(), h, ip, op, p.maxStack)
 			}
 			switch op {
-			case opReturn:
+			case opReturn, opReturnLocal:
 				goto done
 			case opJump, opLoop:
 				ip = u32(p.code, ip+1)
 				continue
 			case opJumpIfFalse, opJumpIfTrue, opPopJumpIfFalse:
 				work = append(work, state{u32(p.code, ip+1), h})
+			case opLessConstJump:
+				work = append(work, state{u32(p.code, ip+9), h})
+			case opLocalLessConstJump:
+				work = append(work, state{u32(p.code, ip+11), h})
+			case opGlobalLessConstJump:
+				work = append(work, state{u32(p.code, ip+13), h})
 			}
 			ip = next
 		}

@@ -131,50 +131,63 @@ func (vm *VM) growFrames() bool {
 // RETURN) and computes each function's maximum stack height, which a call
 // makes room for before the frame starts; the loop therefore reads the code
 // and the stack through base pointers without bounds checks.
-func rd8(code unsafe.Pointer, ip int) int  { return int(*(*uint8)(unsafe.Add(code, ip))) }
-func rd16(code unsafe.Pointer, ip int) int { return int(*(*uint16)(unsafe.Add(code, ip))) }
-func rd32(code unsafe.Pointer, ip int) int { return int(*(*uint32)(unsafe.Add(code, ip))) }
+func rd8(code unsafe.Pointer, ip int) int     { return int(*(*uint8)(unsafe.Add(code, ip))) }
+func rd16(code unsafe.Pointer, ip int) int    { return int(*(*uint16)(unsafe.Add(code, ip))) }
+func rd32(code unsafe.Pointer, ip int) int    { return int(*(*uint32)(unsafe.Add(code, ip))) }
+func rd64(code unsafe.Pointer, ip int) uint64 { return *(*uint64)(unsafe.Add(code, ip)) }
 
 func ld(stk unsafe.Pointer, i int) gc.Value { return *(*gc.Value)(unsafe.Add(stk, i*8)) }
 func st(stk unsafe.Pointer, i int, v gc.Value) {
 	*(*gc.Value)(unsafe.Add(stk, i*8)) = v
 }
 
+// The same for frames and prototypes on calls and returns: the running
+// frame is vm.frames[vm.fp-1] and a call has checked that vm.fp is below
+// len(vm.frames), so its neighbours are inside the array; a closure's
+// prototype index was valid when the closure was made, and prototypes are
+// never removed.
+func nextFrame(fr *frame, d int) *frame {
+	return (*frame)(unsafe.Add(unsafe.Pointer(fr), d*int(unsafe.Sizeof(frame{}))))
+}
+func protoAt(protos []*proto, i uint64) *proto {
+	return *(**proto)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(protos)), i*8))
+}
+
 // run is the dispatch loop.
 //
 // It keeps the machine state in a few locals: the heap, the current frame,
-// the code and constants base pointers, ip, the stack base pointer, sp and
-// bp (stack indexes). Fast paths use only these. Every slow path first
-// saves ip and sp (fr.ip, vm.sp), calls out, and then jumps to reload,
-// which rebuilds all the locals from the VM: so no local is live across a
-// call and the register allocator has no reason to spill the state at
-// every dispatch.
+// the code base pointer, ip, the stack base pointer and sp (a stack
+// index). More locals than that cost a spill per dispatch (the register
+// allocator spills a loop-carried value at the loop head), so the frame's
+// base is read from fr.base, and number operands are immediates in the
+// code, needing no constants pointer. Fast paths use only these. Every
+// slow path first saves ip and sp (fr.ip, vm.sp), calls out, and then
+// jumps to reload, which rebuilds all the locals from the VM: so no local
+// is live across a call and the register allocator has no reason to spill
+// the state at every dispatch.
 func (vm *VM) run() error {
 	var (
 		h      *gc.Heap
 		fr     *frame
 		code   unsafe.Pointer // fr.proto.code
-		consts unsafe.Pointer // fr.proto.consts
 		stk    unsafe.Pointer // vm.stack
 		ip     int
 		sp     int
-		bp     int
 		callee gc.Value // call: the value to call, at stack[sp-1-argc]
 		argc   int
 	)
 	h = vm.heap
 	fr = &vm.frames[vm.fp-1]
 	code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
-	consts = unsafe.Pointer(unsafe.SliceData(fr.proto.consts))
 	stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
-	ip, bp, sp = fr.ip, fr.base, vm.sp
+	ip, sp = fr.ip, vm.sp
 	for {
 		{
 			op := opcode(rd8(code, ip))
 			ip++
 			switch op {
 			case opConstant:
-				st(stk, sp, *(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8)))
+				st(stk, sp, fr.proto.consts[rd32(code, ip)])
 				ip += 4
 				sp++
 			case opNil:
@@ -192,11 +205,11 @@ func (vm *VM) run() error {
 				sp -= rd32(code, ip)
 				ip += 4
 			case opGetLocal:
-				st(stk, sp, ld(stk, bp+rd16(code, ip)))
+				st(stk, sp, ld(stk, fr.base+rd16(code, ip)))
 				ip += 2
 				sp++
 			case opSetLocal:
-				st(stk, bp+rd16(code, ip), ld(stk, sp-1))
+				st(stk, fr.base+rd16(code, ip), ld(stk, sp-1))
 				ip += 2
 			case opGetGlobal:
 				g := rd32(code, ip)
@@ -208,6 +221,26 @@ func (vm *VM) run() error {
 				}
 				st(stk, sp, v)
 				sp++
+			case opSetLocalPop:
+				sp--
+				st(stk, fr.base+rd16(code, ip), ld(stk, sp))
+				ip += 2
+			case opSetGlobalPop:
+				g := rd32(code, ip)
+				ip += 4
+				if vm.glob[g] == gc.Undefined {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
+				}
+				sp--
+				vm.glob[g] = ld(stk, sp)
+			case opCheckGlobal:
+				g := rd32(code, ip)
+				ip += 4
+				if vm.glob[g] == gc.Undefined {
+					fr.ip, vm.sp = ip, sp
+					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
+				}
 			case opDefineGlobal:
 				sp--
 				vm.glob[rd32(code, ip)] = ld(stk, sp)
@@ -252,14 +285,11 @@ func (vm *VM) run() error {
 			case opGetProperty:
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
-				if v, e := ld(stk, sp-1), ic.entry; v.IsRef() && e.slot() != 0 {
-					r := v.AsRef()
-					if uint32(h.Header(r)) == e.meta() {
-						ic.hits++
-						if f := h.Load(r, e.slot()); f != gc.Undefined {
-							st(stk, sp-1, f)
-							continue
-						}
+				v := ld(stk, sp-1)
+				if e, ok := icMatch(h, ic, v); ok && e.slot() != 0 {
+					if f := vm.icField(h, ic, e, v); f != gc.Undefined {
+						st(stk, sp-1, f)
+						continue
 					}
 				}
 				fr.ip, vm.sp = ip, sp
@@ -268,19 +298,15 @@ func (vm *VM) run() error {
 				}
 				goto reload
 			case opGetLocalProperty:
-				v := ld(stk, bp+rd16(code, ip))
+				v := ld(stk, fr.base+rd16(code, ip))
 				ic := &fr.proto.ics[rd32(code, ip+2)]
 				ip += 6
 				st(stk, sp, v)
 				sp++
-				if e := ic.entry; v.IsRef() && e.slot() != 0 {
-					r := v.AsRef()
-					if uint32(h.Header(r)) == e.meta() {
-						ic.hits++
-						if f := h.Load(r, e.slot()); f != gc.Undefined {
-							st(stk, sp-1, f)
-							continue
-						}
+				if e, ok := icMatch(h, ic, v); ok && e.slot() != 0 {
+					if f := vm.icField(h, ic, e, v); f != gc.Undefined {
+						st(stk, sp-1, f)
+						continue
 					}
 				}
 				fr.ip, vm.sp = ip, sp
@@ -288,22 +314,26 @@ func (vm *VM) run() error {
 					return err
 				}
 				goto reload
-			case opSetProperty:
+			case opSetProperty, opSetPropertyPop:
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
-				if v, e := ld(stk, sp-2), ic.entry; v.IsRef() && e.slot() != 0 {
-					r := v.AsRef()
-					if uint32(h.Header(r)) == e.meta() {
-						x := ld(stk, sp-1)
-						st(stk, sp-2, x)
-						fr.ip, vm.sp = ip, sp-1
-						h.Store(r, e.slot(), x)
-						goto reload
+				v := ld(stk, sp-2)
+				if e, ok := icMatch(h, ic, v); ok && e.slot() != 0 {
+					x := ld(stk, sp-1)
+					st(stk, sp-2, x)
+					fr.ip, vm.sp = ip, sp-1
+					if op == opSetPropertyPop {
+						vm.sp--
 					}
+					h.Store(v.AsRef(), e.slot(), x)
+					goto reload
 				}
 				fr.ip, vm.sp = ip, sp
 				if err := vm.setProperty(ic); err != nil {
 					return err
+				}
+				if op == opSetPropertyPop {
+					vm.sp--
 				}
 				goto reload
 			case opGetSuper:
@@ -380,8 +410,8 @@ func (vm *VM) run() error {
 				goto reload
 			case opAddConst:
 				a := ld(stk, sp-1)
-				b := *(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8))
-				ip += 4
+				b := gc.Value(rd64(code, ip))
+				ip += 8
 				if !a.IsNumber() {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be two numbers or two strings.")
@@ -389,8 +419,8 @@ func (vm *VM) run() error {
 				st(stk, sp-1, gc.Number(a.AsNumber()+b.AsNumber()))
 			case opSubConst:
 				a := ld(stk, sp-1)
-				b := *(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8))
-				ip += 4
+				b := gc.Value(rd64(code, ip))
+				ip += 8
 				if !a.IsNumber() {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be numbers.")
@@ -398,13 +428,93 @@ func (vm *VM) run() error {
 				st(stk, sp-1, gc.Number(a.AsNumber()-b.AsNumber()))
 			case opLessConst:
 				a := ld(stk, sp-1)
-				b := *(*gc.Value)(unsafe.Add(consts, rd32(code, ip)*8))
-				ip += 4
+				b := gc.Value(rd64(code, ip))
+				ip += 8
 				if !a.IsNumber() {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
 				st(stk, sp-1, gc.Bool(a.AsNumber() < b.AsNumber()))
+			case opLessConstJump:
+				a := ld(stk, sp-1)
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip+12, sp
+					return vm.runtimeError("Operands must be numbers.")
+				}
+				sp--
+				if a.AsNumber() < gc.Value(rd64(code, ip)).AsNumber() {
+					ip += 12
+				} else {
+					ip = rd32(code, ip+8)
+				}
+			case opLocalLessConstJump:
+				a := ld(stk, fr.base+rd16(code, ip))
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip+14, sp
+					return vm.runtimeError("Operands must be numbers.")
+				}
+				if a.AsNumber() < gc.Value(rd64(code, ip+2)).AsNumber() {
+					ip += 14
+				} else {
+					ip = rd32(code, ip+10)
+				}
+			case opGlobalLessConstJump:
+				g := rd32(code, ip)
+				a := vm.glob[g]
+				if a == gc.Undefined {
+					fr.ip, vm.sp = ip+4, sp
+					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
+				}
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip+16, sp
+					return vm.runtimeError("Operands must be numbers.")
+				}
+				if a.AsNumber() < gc.Value(rd64(code, ip+4)).AsNumber() {
+					ip += 16
+				} else {
+					ip = rd32(code, ip+12)
+				}
+			case opGlobalAddConst, opGlobalSubConst:
+				g := rd32(code, ip)
+				a := vm.glob[g]
+				if a == gc.Undefined {
+					fr.ip, vm.sp = ip+4, sp
+					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
+				}
+				b := gc.Value(rd64(code, ip+4)).AsNumber()
+				ip += 12
+				st(stk, sp, a)
+				sp++
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip, sp
+					if op == opGlobalAddConst {
+						return vm.runtimeError("Operands must be two numbers or two strings.")
+					}
+					return vm.runtimeError("Operands must be numbers.")
+				}
+				if op == opGlobalAddConst {
+					st(stk, sp-1, gc.Number(a.AsNumber()+b))
+				} else {
+					st(stk, sp-1, gc.Number(a.AsNumber()-b))
+				}
+			case opLocalAddConst, opLocalSubConst:
+				a := ld(stk, fr.base+rd16(code, ip))
+				b := gc.Value(rd64(code, ip+2)).AsNumber()
+				ip += 10
+				st(stk, sp, a)
+				sp++
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip, sp
+					if op == opLocalAddConst {
+						return vm.runtimeError("Operands must be two numbers or two strings.")
+					}
+					return vm.runtimeError("Operands must be numbers.")
+				}
+				if op == opLocalAddConst {
+					st(stk, sp-1, gc.Number(a.AsNumber()+b))
+				} else {
+					st(stk, sp-1, gc.Number(a.AsNumber()-b))
+				}
 			case opNot:
 				st(stk, sp-1, gc.Bool(ld(stk, sp-1).IsFalsey()))
 			case opNegate:
@@ -466,21 +576,20 @@ func (vm *VM) run() error {
 				ic := &fr.proto.ics[rd32(code, ip)]
 				argc = rd8(code, ip+4)
 				ip += 5
-				if recv, e := ld(stk, sp-1-argc), ic.entry; recv.IsRef() {
-					r := recv.AsRef()
-					if m := uint32(h.Header(r)); m == e.meta() {
+				{
+					recv := ld(stk, sp-1-argc)
+					if e, ok := icMatch(h, ic, recv); ok {
 						if e.slot() != 0 {
-							ic.hits++
-							if f := h.Load(r, e.slot()); f != gc.Undefined {
+							if f := vm.icField(h, ic, e, recv); f != gc.Undefined {
 								st(stk, sp-1-argc, f)
 								callee = f
 								goto call
 							}
-						} else if h.Load(r, instOverflow) != gc.Undefined {
+						} else if h.Load(recv.AsRef(), instOverflow) != gc.Undefined {
 							goto slowInvoke
 						}
 						if e.method() >= 0 {
-							callee = h.Load(h.Load(gc.Meta(m).ClassObject(), classMethodsWord).AsRef(), slotsFirst+int(e.method()))
+							callee = h.Load(h.Load(gc.Meta(e.meta()).ClassObject(), classMethodsWord).AsRef(), slotsFirst+int(e.method()))
 							goto call
 						}
 					}
@@ -513,10 +622,15 @@ func (vm *VM) run() error {
 				fr.ip, vm.sp = ip, sp
 				vm.closeUpvalues(sp)
 				goto reload
-			case opReturn:
-				if n := len(vm.openIdx); n > 0 && vm.openIdx[n-1] >= bp {
+			case opReturn, opReturnLocal:
+				if op == opReturnLocal {
+					st(stk, sp, ld(stk, fr.base+rd16(code, ip)))
+					ip += 2
+					sp++
+				}
+				if n := len(vm.openIdx); n > 0 && vm.openIdx[n-1] >= fr.base {
 					fr.ip, vm.sp = ip, sp
-					vm.closeUpvalues(bp)
+					vm.closeUpvalues(fr.base)
 					goto reloadReturn
 				}
 				vm.fp--
@@ -524,12 +638,11 @@ func (vm *VM) run() error {
 					vm.result, vm.sp = ld(stk, sp-1), 0
 					return nil
 				}
-				st(stk, bp, ld(stk, sp-1))
-				sp = bp + 1
-				fr = &vm.frames[vm.fp-1]
+				st(stk, fr.base, ld(stk, sp-1))
+				sp = fr.base + 1
+				fr = nextFrame(fr, -1)
 				code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
-				consts = unsafe.Pointer(unsafe.SliceData(fr.proto.consts))
-				ip, bp = fr.ip, fr.base
+				ip = fr.ip
 
 			case opClass:
 				d := vm.classDescs[rd32(code, ip)]
@@ -600,9 +713,11 @@ func (vm *VM) run() error {
 		// Call callee (at stack[sp-1-argc]) with argc arguments above it.
 		if callee.IsRef() {
 			r := callee.AsRef()
-			switch h.Kind(r) {
-			case kClosure:
-				np := vm.protoT[h.RawWord(r, 1)>>32]
+			// The closure case is tested first: a switch would compare
+			// kinds in numeric order.
+			switch k := h.Kind(r); {
+			case k == kClosure:
+				np := protoAt(vm.protoT, h.RawWord(r, 1)>>32)
 				if argc != np.arity {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Expected %d arguments but got %d.", np.arity, argc)
@@ -621,7 +736,7 @@ func (vm *VM) run() error {
 				}
 				base := sp - 1 - argc
 				fr.ip = ip
-				fr = &vm.frames[vm.fp]
+				fr = nextFrame(fr, 1)
 				vm.fp++
 				fr.closure, fr.proto, fr.ip, fr.base = callee, np, 0, base
 				if base+np.maxStack > len(vm.stack) {
@@ -641,14 +756,13 @@ func (vm *VM) run() error {
 					goto reload
 				}
 				code = unsafe.Pointer(unsafe.SliceData(np.code))
-				consts = unsafe.Pointer(unsafe.SliceData(np.consts))
-				ip, bp = 0, base
+				ip = 0
 				continue
-			case kBound:
+			case k == kBound:
 				st(stk, sp-1-argc, h.Load(r, boundReceiverWord))
 				callee = h.Load(r, boundMethodWord)
 				goto call
-			case kClass:
+			case k == kClass:
 				fr.ip, vm.sp = ip, sp
 				callee, argc = vm.instantiate(argc)
 				if callee != gc.Nil {
@@ -658,7 +772,7 @@ func (vm *VM) run() error {
 					return vm.runtimeError("Expected 0 arguments but got %d.", argc)
 				}
 				goto reload
-			case kNative:
+			case k == kNative:
 				fr.ip, vm.sp = ip, sp
 				if err := vm.callNative(int(h.RawWord(r, nativeIndexWord)), argc); err != nil {
 					return err
@@ -686,18 +800,16 @@ func (vm *VM) run() error {
 		h = vm.heap
 		fr = &vm.frames[vm.fp-1]
 		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
-		consts = unsafe.Pointer(unsafe.SliceData(fr.proto.consts))
 		stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
-		ip, bp, sp = fr.ip, fr.base, vm.sp
+		ip, sp = fr.ip, vm.sp
 		continue
 	reloadCall:
 		// Reload, then call callee with argc arguments.
 		h = vm.heap
 		fr = &vm.frames[vm.fp-1]
 		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
-		consts = unsafe.Pointer(unsafe.SliceData(fr.proto.consts))
 		stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
-		ip, bp, sp = fr.ip, fr.base, vm.sp
+		ip, sp = fr.ip, vm.sp
 		goto call
 	}
 }

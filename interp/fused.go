@@ -1,0 +1,107 @@
+package interp
+
+import (
+	"math"
+
+	"minivm/lang"
+)
+
+// Fused instructions: the commonest pairs of instructions in statements
+// and conditions compile to one, so that they cost one dispatch.
+
+// exprStmt compiles an expression statement: nothing for a pure one (see
+// pureStmt), one SET_LOCAL_POP, SET_GLOBAL_POP or SET_PROPERTY_POP after
+// the value for an assignment, else the expression and a POP.
+func (c *compiler) exprStmt(e lang.Expr, line int) {
+	if c.pureStmt(e) {
+		return
+	}
+	if a, ok := e.(*lang.AssignExpr); ok && a.Binding.Kind != lang.BindUpvalue {
+		end := c.expr(a.Value)
+		if a.Binding.Kind == lang.BindLocal {
+			c.op16(opSetLocalPop, c.slot(a.Binding.Index, end), end)
+		} else {
+			c.op32(opSetGlobalPop, c.u.vm.globalID(a.Name.Lexeme), end)
+		}
+		return
+	}
+	if s, ok := e.(*lang.SetExpr); ok {
+		c.expr(s.Object)
+		end := c.expr(s.Value)
+		c.op32(opSetPropertyPop, c.newIC(s.Name.Lexeme), end)
+		return
+	}
+	c.expr(e)
+	c.op(opPop, line)
+}
+
+// numberLiteral returns e's value if e is a number literal.
+func numberLiteral(e lang.Expr) (float64, *lang.LiteralExpr, bool) {
+	lit, ok := e.(*lang.LiteralExpr)
+	if !ok {
+		return 0, nil, false
+	}
+	f, ok := lit.Value.(float64)
+	return f, lit, ok
+}
+
+// condJump compiles the condition of an if or a loop and the jump taken
+// when it is false, returning the jump's operand offset for patch: `x < k`
+// with a number literal k is one LESS_CONST_JUMP after x, or one
+// LOCAL_LESS_CONST_JUMP or GLOBAL_LESS_CONST_JUMP for a variable x.
+func (c *compiler) condJump(cond lang.Expr, line int) int {
+	if b, ok := cond.(*lang.BinaryExpr); ok && b.Op.Lexeme == "<" {
+		if f, lit, ok := numberLiteral(b.Right); ok {
+			if v, ok := b.Left.(*lang.VariableExpr); ok && v.Binding.Kind == lang.BindLocal {
+				c.op16(opLocalLessConstJump, c.slot(v.Binding.Index, v.Name.Line), lit.Line)
+				c.word64(math.Float64bits(f))
+				c.word32(0)
+				return len(c.p.code) - 4
+			}
+			if v, ok := b.Left.(*lang.VariableExpr); ok && v.Binding.Kind == lang.BindGlobal {
+				c.op32(opGlobalLessConstJump, c.u.vm.globalID(v.Name.Lexeme), v.Name.Line)
+				c.word64Line(math.Float64bits(f), lit.Line)
+				c.word32(0)
+				return len(c.p.code) - 4
+			}
+			c.expr(b.Left)
+			c.op(opLessConstJump, lit.Line)
+			c.word64(math.Float64bits(f))
+			c.word32(0)
+			return len(c.p.code) - 4
+		}
+	}
+	c.expr(cond)
+	return c.jump(opPopJumpIfFalse, line)
+}
+
+// localConst compiles `x + k` and `x - k` (x a local or global variable,
+// k a number literal) as one instruction, reporting whether e was one and
+// its end line.
+func (c *compiler) localConst(e *lang.BinaryExpr) (int, bool) {
+	v, ok := e.Left.(*lang.VariableExpr)
+	if !ok || v.Binding.Kind == lang.BindUpvalue || e.Op.Lexeme != "+" && e.Op.Lexeme != "-" {
+		return 0, false
+	}
+	f, lit, ok := numberLiteral(e.Right)
+	if !ok {
+		return 0, false
+	}
+	sub := e.Op.Lexeme == "-"
+	if v.Binding.Kind == lang.BindGlobal {
+		op := opGlobalAddConst
+		if sub {
+			op = opGlobalSubConst
+		}
+		c.op32(op, c.u.vm.globalID(v.Name.Lexeme), v.Name.Line)
+		c.word64Line(math.Float64bits(f), lit.Line)
+		return lit.Line, true
+	}
+	op := opLocalAddConst
+	if sub {
+		op = opLocalSubConst
+	}
+	c.op16(op, c.slot(v.Binding.Index, v.Name.Line), lit.Line)
+	c.word64(math.Float64bits(f))
+	return lit.Line, true
+}
