@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"minivm/lang"
 	"minivm/runtime/gc"
 )
 
@@ -240,21 +239,7 @@ func itoa(i int) string { return formatNumber(float64(i)) }
 
 // TestDisassemble checks the compiler's output for a small function.
 func TestDisassemble(t *testing.T) {
-	prog, errs := lang.Parse("fun f(a) { return a + 1; }")
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	vm, err := New(Options{Heap: testHeap})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer vm.Close()
-	u, cerrs := vm.compile(prog)
-	if len(cerrs) > 0 {
-		t.Fatal(cerrs)
-	}
-	vm.load(u)
-	got := vm.disassemble(u.protos[1])
+	got := disassembleFunc(t, "fun f(a) { return a + 1; }")
 	for _, want := range []string{"LOCAL_ADD_CONST", "RETURN"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("disassembly lacks %s:\n%s", want, got)

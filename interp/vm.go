@@ -141,6 +141,23 @@ func st(stk unsafe.Pointer, i int, v gc.Value) {
 	*(*gc.Value)(unsafe.Add(stk, i*8)) = v
 }
 
+// addSubConst is the arithmetic of the fused add- and subtract-constant
+// instructions; constOperandError their message for an operand that is
+// not a number (ADD's and SUBTRACT's).
+func addSubConst(add bool, a, b float64) gc.Value {
+	if add {
+		return gc.Number(a + b)
+	}
+	return gc.Number(a - b)
+}
+
+func constOperandError(add bool) string {
+	if add {
+		return "Operands must be two numbers or two strings."
+	}
+	return "Operands must be numbers."
+}
+
 // The same for frames and prototypes on calls and returns: the running
 // frame is vm.frames[vm.fp-1] and a call has checked that vm.fp is below
 // len(vm.frames), so its neighbours are inside the array; a closure's
@@ -487,16 +504,9 @@ func (vm *VM) run() error {
 				sp++
 				if !a.IsNumber() {
 					fr.ip, vm.sp = ip, sp
-					if op == opGlobalAddConst {
-						return vm.runtimeError("Operands must be two numbers or two strings.")
-					}
-					return vm.runtimeError("Operands must be numbers.")
+					return vm.runtimeError("%s", constOperandError(op == opGlobalAddConst))
 				}
-				if op == opGlobalAddConst {
-					st(stk, sp-1, gc.Number(a.AsNumber()+b))
-				} else {
-					st(stk, sp-1, gc.Number(a.AsNumber()-b))
-				}
+				st(stk, sp-1, addSubConst(op == opGlobalAddConst, a.AsNumber(), b))
 			case opLocalAddConst, opLocalSubConst:
 				a := ld(stk, fr.base+rd16(code, ip))
 				b := gc.Value(rd64(code, ip+2)).AsNumber()
@@ -505,16 +515,9 @@ func (vm *VM) run() error {
 				sp++
 				if !a.IsNumber() {
 					fr.ip, vm.sp = ip, sp
-					if op == opLocalAddConst {
-						return vm.runtimeError("Operands must be two numbers or two strings.")
-					}
-					return vm.runtimeError("Operands must be numbers.")
+					return vm.runtimeError("%s", constOperandError(op == opLocalAddConst))
 				}
-				if op == opLocalAddConst {
-					st(stk, sp-1, gc.Number(a.AsNumber()+b))
-				} else {
-					st(stk, sp-1, gc.Number(a.AsNumber()-b))
-				}
+				st(stk, sp-1, addSubConst(op == opLocalAddConst, a.AsNumber(), b))
 			case opNot:
 				st(stk, sp-1, gc.Bool(ld(stk, sp-1).IsFalsey()))
 			case opNegate:
