@@ -77,6 +77,10 @@ type Config struct {
 	// bytes, which are then dropped and the stack whitespace refreshed.
 	// Zero takes the default.
 	StackRemainderDrop uintptr
+	// NoChainDetection (-XXgc:noRecursiveChainDetection) turns off the
+	// evacuator's chains (chain.go): recursive arcs then push frames and
+	// overflow the stack as in OMR.
+	NoChainDetection bool
 
 	// Copy whitespace (whitespace.go), one policy for every nursery
 	// collector. Zero values take the defaults.

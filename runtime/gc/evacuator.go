@@ -43,6 +43,11 @@ import (
 // A frame whose scan head meets its copy head is popped; leftover
 // whitespace stays in it for later pushes.
 //
+// With chain detection (chain.go) a copy that would open a frame through
+// a recursive arc, or whose push would overflow the stack, stays in the
+// active frame instead, which then holds a chain: its links are copied
+// into it and its payload outside.
+//
 // # Flush conditions (checked before every copy)
 //
 //   - breadth-first (MaxStackDepth 1): every copy goes outside;
@@ -81,14 +86,14 @@ type frame struct {
 	size       uintptr // its size
 	inObject   bool    // scanning stopped inside the object at scan (a push)
 	remembered bool    // the tenured object at scan refers into the nursery
+	chain      chain   // the chain the frame holds (chain.go)
 }
 
 // evacStats are the evacuator's own counters for one collection.
 type evacStats struct {
-	activations    []uint64
-	flushStall     uint64
-	flushOverflow  uint64
-	stackOverflows uint64
+	activations   []uint64
+	flushStall    uint64
+	flushOverflow uint64
 }
 
 // evacuator is one worker's evacuator state.
@@ -101,6 +106,7 @@ type evacuator struct {
 	// remainderDrop: stack whitespace remainders up to this size are
 	// dropped for a refresh (Config.StackRemainderDrop).
 	remainderDrop uintptr
+	chains        bool // chain detection (Config.NoChainDetection off)
 
 	stack  []frame
 	active int         // index of the active frame, -1 when the stack is empty
@@ -135,6 +141,7 @@ func newEvacuators(workers []*worker) nurseryTraversal {
 			distance:      uintptr(cfg.InsideCopyDistance),
 			quantum:       uintptr(cfg.WorkVolumeQuantum),
 			remainderDrop: cfg.StackRemainderDrop,
+			chains:        !cfg.NoChainDetection,
 			stack:         make([]frame, max(3, cfg.MaxStackDepth)),
 			active:        -1,
 			white:         [2]int{-1, -1},
@@ -303,6 +310,9 @@ func (e *evacuator) scan() {
 				e.pop()
 				continue
 			}
+			if fr.chain.active() && e.chainBoundary(fr) {
+				continue
+			}
 			r := Ref(fr.scan >> 3)
 			m := h.MetaOf(r)
 			if leaf, ok := h.leafSize(r, m); ok {
@@ -320,11 +330,18 @@ func (e *evacuator) scan() {
 				// evacuate, inlined: one call per copy.
 				slot := fr.it.arc(off)
 				d := e.destination()
+				if fr.chain.active() {
+					d = &noDestination // links and payload part on the slow path
+				}
 				n, p, won := e.forwardTo(ref, slot, d)
 				if n == 0 {
-					n = e.evacuateSlow(&p, slot)
+					if fr.chain.active() {
+						n = e.chainCopy(&p, slot)
+					} else {
+						n = e.evacuateSlow(&p, slot)
+					}
 				} else if won && e.opensFrame(p.region, uintptr(n)<<3) {
-					e.push(p.region, uintptr(n)<<3, p.size)
+					e.pushOrChain(&p, uintptr(n)<<3, slot)
 				}
 				fr.it.storeClass(off, n)
 				ref = n
@@ -355,6 +372,7 @@ func (e *evacuator) scan() {
 func (e *evacuator) pop() {
 	fr := &e.stack[e.active]
 	fr.base = fr.scan
+	fr.chain = chain{}
 	e.active--
 	if e.active <= 0 && e.flags&flagStackOverflow != 0 {
 		e.flags = e.flags&^flagStackOverflow | flagDepthFirst
@@ -404,13 +422,18 @@ func (e *evacuator) evacuateSlow(p *pendingCopy, slot uintptr) Ref {
 }
 
 // copyInside copies p into white frame w, which has room, and pushes a
-// frame for it when it lands beyond the active frame's width.
+// frame for it when it lands beyond the active frame's width (or, with
+// chain detection, continues a chain instead).
 func (e *evacuator) copyInside(p *pendingCopy, w int, slot uintptr) Ref {
 	at := e.stack[w].copy
 	d := only(p.region, &e.stack[w].copyspace, true)
 	n, _, won := e.forwardTo(p.from, slot, &d)
 	if r := e.stack[w].region; won && e.opensFrame(r, at) {
-		e.push(r, at, p.size)
+		if e.active >= 0 {
+			e.pushOrChain(p, at, slot)
+		} else {
+			e.push(r, at, p.size)
+		}
 	}
 	return n
 }
@@ -445,34 +468,42 @@ func (e *evacuator) widthMask() uintptr {
 }
 
 // push opens a frame for the size-byte copy at offset at in region reg's
-// white frame (opensFrame).
-func (e *evacuator) push(reg region, at, size uintptr) {
+// white frame (opensFrame). It reports false on a stack overflow: the
+// copy is then scanned where it is.
+func (e *evacuator) push(reg region, at, size uintptr) bool {
 	w := e.white[reg&1]
 	nf := e.nextFrame(reg, e.active+1)
 	if nf < 0 {
-		return // stack overflow: the copy is scanned where it is
+		return false
 	}
 	if nf != w {
 		fw, nfr := &e.stack[w], &e.stack[nf]
 		nfr.copyspace = copyspace{region: reg, base: at, scan: at, copy: at + size, end: fw.end}
-		nfr.inObject, nfr.remembered = false, false
+		nfr.inObject, nfr.remembered, nfr.chain = false, false, chain{}
 		fw.copy, fw.end = at, at
 		e.setWhite(reg, nf)
 	}
 	e.active = nf
 	e.es.activations[nf]++
+	return true
 }
 
 // nextFrame returns frame f, or f+1 if f holds the other region's
-// whitespace, or -1 (raising the stack-overflow condition) past the
-// maximum depth.
+// whitespace, or -1 past the maximum depth: a stack overflow. Without
+// chain detection an overflow raises the stack-overflow condition (one
+// overflow until it clears); with it, the caller keeps the copy in a
+// chain or copies it outside, and every overflow counts.
 func (e *evacuator) nextFrame(reg region, f int) int {
 	if f == e.white[reg.other()] {
 		f++
 	}
 	if f >= e.depth {
+		if e.chains {
+			e.stats.stackOverflows++
+			return -1
+		}
 		if e.flags&flagStackOverflow == 0 {
-			e.es.stackOverflows++
+			e.stats.stackOverflows++
 		}
 		e.flags |= flagStackOverflow
 		return -1
@@ -672,6 +703,9 @@ func (e *evacuator) verify() {
 		if e.active < 0 && fr.work() != 0 {
 			fail("frame %d holds %d unscanned bytes with the stack empty", i, fr.work())
 		}
+		if e.active < 0 && fr.chain.active() {
+			fail("frame %d holds a chain with the stack empty", i)
+		}
 	}
 	for r := range e.outside {
 		cs := &e.outside[r]
@@ -694,7 +728,7 @@ func mergeEvacuatorStats(evacs []*evacuator) *EvacuatorStats {
 		}
 		s.FlushStall += e.es.flushStall
 		s.FlushOverflow += e.es.flushOverflow
-		s.StackOverflows += e.es.stackOverflows
+		s.ChainTails += e.stats.chain.released
 	}
 	return s
 }
