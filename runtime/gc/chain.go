@@ -29,12 +29,15 @@ import "fmt"
 // holds none.
 type chain struct {
 	// link is the class whose objects continue the chain besides the
-	// referrer's own class: the class of the copy that started it. 0 when
-	// the frame holds no chain.
+	// referrer's own class: the class of the element that started it. 0
+	// when the frame holds no chain.
 	link Meta
 	// full: a link did not fit the frame's whitespace and was copied
 	// outside; the frame takes fresh whitespace at the next element.
 	full bool
+	// linked: the element at the scan head has copied its first link
+	// (reset for every element, in every frame: pushOrChain uses it too).
+	linked bool
 }
 
 // active reports whether the frame holds a chain.

@@ -54,10 +54,12 @@ func TestChainIsLink(t *testing.T) {
 
 // TestChainCopiesListBackToBack copies a 5000-node linked list (32-byte
 // nodes: slot 0, a payload array, next) with the evacuator at distance 0.
-// With chain detection the nodes are one chain: no stack overflow, each
-// node copied right behind the one that refers to it (but where the
-// chain's whitespace is refreshed) and the payload outside. Without it the
-// 32-frame stack overflows.
+// The payload is declared first, so the evacuator pushes it and then the
+// next node, depth-first, until the stack overflows. With chain detection
+// that overflow starts a chain: from then on each node is copied right
+// behind the one that refers to it (but where the chain's whitespace is
+// refreshed), the payload outside, and the stack does not overflow again.
+// Without it the 32-frame stack overflows again and again.
 func TestChainCopiesListBackToBack(t *testing.T) {
 	const n = 5000
 	run := func(t *testing.T, noChains bool) (*graphHeap, Meta) {
@@ -78,11 +80,11 @@ func TestChainCopiesListBackToBack(t *testing.T) {
 	}
 	g, node := run(t, false)
 	s := &g.h.stats.total
-	if s.stackOverflows != 0 || s.chain.chains == 0 {
+	if s.stackOverflows > 1 || s.chain.chains == 0 {
 		t.Errorf("with chains: %d stack overflows, %d chains", s.stackOverflows, s.chain.chains)
 	}
-	if s.chain.chainCopies != n-1 {
-		t.Errorf("%d link copies, want %d", s.chain.chainCopies, n-1)
+	if s.chain.chainCopies < n-40 {
+		t.Errorf("%d link copies, want nearly %d", s.chain.chainCopies, n-1)
 	}
 	apart := 0
 	for r := g.roots.vals[0].AsRef(); ; {
@@ -96,11 +98,11 @@ func TestChainCopiesListBackToBack(t *testing.T) {
 		r = next.AsRef()
 	}
 	t.Logf("%d nodes apart", apart)
-	if apart > 10 {
+	if apart > 40 {
 		t.Errorf("%d of %d nodes not right behind their predecessor", apart, n-1)
 	}
 	g, _ = run(t, true)
-	if s := &g.h.stats.total; s.stackOverflows == 0 || s.chain.chains != 0 {
+	if s := &g.h.stats.total; s.stackOverflows < 10 || s.chain.chains != 0 {
 		t.Errorf("without chains: %d stack overflows, %d chains", s.stackOverflows, s.chain.chains)
 	}
 }

@@ -216,7 +216,7 @@ func (e *evacuator) scanHeap() {
 			e.scanSegment(ws)
 			continue
 		}
-		e.stack[0] = frame{copyspace: copyspace{region: ws.region, base: ws.base, scan: ws.base, copy: ws.base + ws.size, end: ws.base + ws.size}}
+		e.stack[0] = frame{copyspace: copyspace{region: ws.region, base: ws.base, scan: ws.base, copy: ws.base + ws.size, end: ws.base + ws.size}, chain: chain{link: ws.chain}}
 		e.active = 0
 		e.es.activations[0]++
 		e.scan()
@@ -310,7 +310,7 @@ func (e *evacuator) scan() {
 				e.pop()
 				continue
 			}
-			if fr.chain.active() && e.chainBoundary(fr) {
+			if fr.chain.active() && (fr.chain.full || fr.free() <= e.remainderDrop || !e.solo && h.stalled()) && e.chainBoundary(fr) {
 				continue
 			}
 			r := Ref(fr.scan >> 3)
@@ -321,6 +321,7 @@ func (e *evacuator) scan() {
 				continue
 			}
 			fr.size = fr.it.start(h, r, m)
+			fr.chain.linked = false
 			off, ref, ok = fr.it.firstRef()
 		}
 		fr.inObject = true
@@ -329,22 +330,21 @@ func (e *evacuator) scan() {
 			if h.inEvacuate(ref) {
 				// evacuate, inlined: one call per copy.
 				slot := fr.it.arc(off)
-				d := e.destination()
 				if fr.chain.active() {
-					d = &noDestination // links and payload part on the slow path
-				}
-				n, p, won := e.forwardTo(ref, slot, d)
-				if n == 0 {
-					if fr.chain.active() {
-						n = e.chainCopy(&p, slot)
-					} else {
+					n := e.chainEvacuate(fr, ref, slot)
+					fr.it.storeClass(off, n)
+					ref = n
+				} else {
+					d := e.destination()
+					n, p, won := e.forwardTo(ref, slot, d)
+					if n == 0 {
 						n = e.evacuateSlow(&p, slot)
+					} else if won && e.opensFrame(p.region, uintptr(n)<<3) {
+						e.pushOrChain(&p, uintptr(n)<<3, slot)
 					}
-				} else if won && e.opensFrame(p.region, uintptr(n)<<3) {
-					e.pushOrChain(&p, uintptr(n)<<3, slot)
+					fr.it.storeClass(off, n)
+					ref = n
 				}
-				fr.it.storeClass(off, n)
-				ref = n
 			}
 			if track && h.isYoung(ref) {
 				fr.remembered = true
@@ -492,14 +492,17 @@ func (e *evacuator) push(reg region, at, size uintptr) bool {
 // whitespace, or -1 past the maximum depth: a stack overflow. Without
 // chain detection an overflow raises the stack-overflow condition (one
 // overflow until it clears); with it, the caller keeps the copy in a
-// chain or copies it outside, and every overflow counts.
+// chain or copies it outside, and an overflow counts unless the active
+// frame already holds a chain (one overflow per chain it starts).
 func (e *evacuator) nextFrame(reg region, f int) int {
 	if f == e.white[reg.other()] {
 		f++
 	}
 	if f >= e.depth {
 		if e.chains {
-			e.stats.stackOverflows++
+			if e.active < 0 || !e.stack[e.active].chain.active() {
+				e.stats.stackOverflows++
+			}
 			return -1
 		}
 		if e.flags&flagStackOverflow == 0 {
@@ -552,6 +555,13 @@ func (e *evacuator) insideRoom(r region, size uintptr) int {
 	}
 	nf := e.nextFrame(r, e.active+1)
 	if nf < 0 {
+		if e.chains && e.active >= 0 {
+			// The active frame goes on as a chain: it takes fresh
+			// whitespace at its next element (chainBoundary).
+			fr := &e.stack[e.active]
+			e.beginChain(fr, fr.it.meta)
+			fr.chain.full = true
+		}
 		return -1
 	}
 	b, ok := e.ws.take(r, size)

@@ -1,5 +1,7 @@
 package gc
 
+import "sync/atomic"
+
 // The evacuator's chains (chain.go): where a recursive arc's copy stays in
 // the active frame instead of opening one, how a chain frame parts links
 // from payload, and how it gives its tail away.
@@ -7,10 +9,13 @@ package gc
 // pushOrChain handles a copy of p, made at offset at through slot by the
 // object at the active frame's scan head, that needs a frame of its own
 // (opensFrame). Without chain detection it is pushed. With it, a
-// recursive arc whose copy landed in the active frame starts (or
-// continues) a chain there, a copy pushed through one makes the new frame
-// a chain frame, and a copy whose push overflows the stack stays where it
-// is as the first link of a chain in the active frame.
+// recursive arc that is the element's last reference and whose copy
+// landed in the active frame starts a chain there: the copy is the next
+// element, and scanning it after its parent is what the push would have
+// done, without the frame. A recursive arc with references after it (a
+// branch) is pushed, so branching structures keep their depth-first
+// order. A copy whose push overflows the stack stays where it is as a
+// link of a chain in the active frame.
 func (e *evacuator) pushOrChain(p *pendingCopy, at, slot uintptr) {
 	if !e.chains {
 		e.push(p.region, at, p.size)
@@ -18,24 +23,36 @@ func (e *evacuator) pushOrChain(p *pendingCopy, at, slot uintptr) {
 	}
 	fr := &e.stack[e.active]
 	to := Meta(uint32(p.hdr))
-	link := fr.chain.isLink(fr.it.meta, to, slot&hotArc != 0)
-	if link && e.white[p.region&1] == e.active {
+	if e.white[p.region&1] == e.active && !fr.chain.linked && fr.chain.isLink(fr.it.meta, to, slot&hotArc != 0) && fr.lastRef(e.h) {
+		fr.chain.linked = true
 		e.startChain(fr, to)
 		return
 	}
 	if !e.push(p.region, at, p.size) {
-		e.startChain(fr, to) // overflow: the copy stays here, as a link
-		return
+		// Overflow: the copy stays here, as a link of a chain of the
+		// element's class.
+		e.startChain(fr, fr.it.meta)
 	}
-	if link {
-		e.startChain(&e.stack[e.active], to)
-	}
+}
+
+// lastRef reports whether the frame's element has no reference after the
+// one being evacuated.
+func (fr *frame) lastRef(h *Heap) bool {
+	it := fr.it
+	_, _, more := it.next(h)
+	return !more
 }
 
 // startChain counts a link copy into frame fr and makes fr hold a chain
 // continued by class link if it holds none yet.
 func (e *evacuator) startChain(fr *frame, link Meta) {
 	e.stats.chain.chainCopies++
+	e.beginChain(fr, link)
+}
+
+// beginChain makes fr hold a chain continued by class link if it holds
+// none yet.
+func (e *evacuator) beginChain(fr *frame, link Meta) {
 	if fr.chain.active() {
 		return
 	}
@@ -48,16 +65,53 @@ func (e *evacuator) startChain(fr *frame, link Meta) {
 	}
 }
 
-// chainCopy copies p for the object at the scan head of the active frame,
-// which holds a chain: a link into the frame's whitespace (no push while
-// it has room), anything else (the payload) outside. Links ignore the
-// stall condition: a chain is shared by releasing its tail
-// (chainBoundary).
+// chainEvacuate copies (or forwards) ref for the object at the scan head
+// of chain frame fr, the active frame, through slot, and returns its new
+// reference. The element's first link is the chain's next element: it is
+// copied into the frame's whitespace, right behind the last, with no push
+// while the frame has room. A further link (a branch) takes the
+// evacuator's usual course, up the stack. Anything else (the payload) is
+// copied outside, so that the chain's elements stay back to back and the
+// payload is work that other workers can take. Links ignore the stall
+// condition: a chain is shared by releasing its tail (chainBoundary).
+func (e *evacuator) chainEvacuate(fr *frame, ref Ref, slot uintptr) Ref {
+	hdr := atomic.LoadUint64(e.h.word(ref, 0))
+	if hdr&hdrForwarded != 0 || !fr.chain.isLink(fr.it.meta, Meta(uint32(hdr)), slot&hotArc != 0) {
+		n, p, _ := e.forwardTo(ref, slot, &noDestination)
+		if n == 0 {
+			n = e.copyOutside(&p, slot)
+		}
+		return n
+	}
+	if fr.chain.linked {
+		return e.evacuate(ref, slot)
+	}
+	d := &e.inside
+	if e.flags&^(flagDepthFirst|flagStall) != 0 {
+		d = &noDestination // breadth-first or an outside overflow: chainCopy
+	}
+	n, p, won := e.forwardTo(ref, slot, d)
+	if n == 0 {
+		return e.chainCopy(&p, slot)
+	}
+	if won {
+		fr.chain.linked = true
+		if e.white[p.region&1] == e.active {
+			e.stats.chain.chainCopies++
+		} else if at := uintptr(n) << 3; e.opensFrame(p.region, at) && e.push(p.region, at, p.size) {
+			e.startChain(&e.stack[e.active], Meta(uint32(p.hdr)))
+		}
+	}
+	return n
+}
+
+// chainCopy copies p, the next element of the chain in the active frame,
+// when the fast path could not: into the frame's whitespace or, when the
+// frame has none, into fresh whitespace (the chain goes on in the frame
+// above), else outside.
 func (e *evacuator) chainCopy(p *pendingCopy, slot uintptr) Ref {
 	fr := &e.stack[e.active]
-	to := Meta(uint32(p.hdr))
-	if !fr.chain.isLink(fr.it.meta, to, slot&hotArc != 0) || p.size > e.insideSize ||
-		e.flags&(flagBreadthFirst|overflowFlag(p.region)) != 0 {
+	if p.size > e.insideSize || e.flags&(flagBreadthFirst|overflowFlag(p.region)) != 0 {
 		return e.copyOutside(p, slot)
 	}
 	w := e.white[p.region&1]
@@ -77,19 +131,19 @@ func (e *evacuator) chainCopy(p *pendingCopy, slot uintptr) Ref {
 	if !won {
 		return n
 	}
+	fr.chain.linked = true
 	if w == e.active {
 		e.stats.chain.chainCopies++
 	} else if e.opensFrame(p.region, at) && e.push(p.region, at, p.size) {
-		// New whitespace (or the other region's white frame): the chain
-		// goes on in the frame above.
-		e.startChain(&e.stack[e.active], to)
+		e.startChain(&e.stack[e.active], Meta(uint32(p.hdr)))
 	}
 	return n
 }
 
 // chainBoundary runs between two elements of chain frame fr (the active
 // frame). While a peer is stalled the unscanned elements are released as
-// work, so a thief can continue the chain. When a link did not fit the
+// work, so a thief can continue the chain (a released tail is scanned as a
+// chain from the start, wherever it is taken). When a link did not fit the
 // frame's whitespace (or at most the droppable remainder is left), the
 // tail is released too and the frame takes fresh whitespace, so the
 // chain goes on from the worklist rather than in ever higher frames. It
@@ -99,7 +153,7 @@ func (e *evacuator) chainBoundary(fr *frame) bool {
 	if !low && (e.solo || !e.h.stalled()) {
 		return false
 	}
-	e.addWork(workspace{region: fr.region, base: fr.scan, size: fr.work()})
+	e.addWork(workspace{region: fr.region, chain: fr.chain.link, base: fr.scan, size: fr.work()})
 	fr.scan = fr.copy
 	e.stats.chain.released++
 	if low {
