@@ -249,6 +249,9 @@ func (e *evacuator) getWork() (workspace, bool) {
 	e.clearBottom()
 	if e.h.stalled() {
 		e.release = max(e.release/2, e.ws.refresh)
+		if e.chains && !e.solo {
+			return e.takeShared()
+		}
 	}
 	pick := -1
 	for r := range e.outside {

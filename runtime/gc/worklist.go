@@ -34,6 +34,17 @@ func (wl *worklist) add(ws workspace) {
 	wl.items = append(wl.items, ws)
 }
 
+// push puts ws back at the head (it was just taken from there).
+func (wl *worklist) push(ws workspace) {
+	wl.volume += ws.size
+	if wl.head > 0 {
+		wl.head--
+		wl.items[wl.head] = ws
+		return
+	}
+	wl.items = append([]workspace{ws}, wl.items...)
+}
+
 func (wl *worklist) peek() (workspace, bool) {
 	if wl.head == len(wl.items) {
 		return workspace{}, false
