@@ -35,9 +35,10 @@ type chain struct {
 	// full: a link did not fit the frame's whitespace and was copied
 	// outside; the frame takes fresh whitespace at the next element.
 	full bool
-	// linked: the element at the scan head has copied its first link
-	// (reset for every element, in every frame: pushOrChain uses it too).
-	linked bool
+	// linkedAt is the scan head, tagged with bit 0, of the element that
+	// has copied its first link (every frame: pushOrChain uses it too);
+	// a new element is not linked without a store per element.
+	linkedAt uintptr
 }
 
 // active reports whether the frame holds a chain.

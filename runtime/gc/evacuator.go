@@ -324,16 +324,16 @@ func (e *evacuator) scan() {
 				continue
 			}
 			fr.size = fr.it.start(h, r, m)
-			fr.chain.linked = false
 			off, ref, ok = fr.it.firstRef()
 		}
 		fr.inObject = true
 		track := fr.region == tenureRegion // only tenured objects are remembered
+		chained := fr.chain.active()       // a chain started mid-element applies from the next
 		for ; ok; off, ref, ok = fr.it.next(h) {
 			if h.inEvacuate(ref) {
 				// evacuate, inlined: one call per copy.
 				slot := fr.it.arc(off)
-				if fr.chain.active() {
+				if chained {
 					n := e.chainEvacuate(fr, ref, slot)
 					fr.it.storeClass(off, n)
 					ref = n

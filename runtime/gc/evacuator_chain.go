@@ -23,8 +23,8 @@ func (e *evacuator) pushOrChain(p *pendingCopy, at, slot uintptr) {
 	}
 	fr := &e.stack[e.active]
 	to := Meta(uint32(p.hdr))
-	if e.white[p.region&1] == e.active && !fr.chain.linked && fr.chain.isLink(fr.it.meta, to, slot&hotArc != 0) && fr.lastRef(e.h) {
-		fr.chain.linked = true
+	if e.white[p.region&1] == e.active && !fr.linked() && fr.chain.isLink(fr.it.meta, to, slot&hotArc != 0) && fr.lastRef(e.h) {
+		fr.setLinked()
 		e.startChain(fr, to)
 		return
 	}
@@ -34,6 +34,11 @@ func (e *evacuator) pushOrChain(p *pendingCopy, at, slot uintptr) {
 		e.startChain(fr, fr.it.meta)
 	}
 }
+
+// linked reports whether the element at the frame's scan head has copied
+// its first link; setLinked records that it has.
+func (fr *frame) linked() bool { return fr.chain.linkedAt == fr.scan|1 }
+func (fr *frame) setLinked()   { fr.chain.linkedAt = fr.scan | 1 }
 
 // lastRef reports whether the frame's element has no reference after the
 // one being evacuated.
@@ -83,7 +88,7 @@ func (e *evacuator) chainEvacuate(fr *frame, ref Ref, slot uintptr) Ref {
 		}
 		return n
 	}
-	if fr.chain.linked {
+	if fr.linked() {
 		return e.evacuate(ref, slot)
 	}
 	d := &e.inside
@@ -95,7 +100,7 @@ func (e *evacuator) chainEvacuate(fr *frame, ref Ref, slot uintptr) Ref {
 		return e.chainCopy(&p, slot)
 	}
 	if won {
-		fr.chain.linked = true
+		fr.setLinked()
 		if e.white[p.region&1] == e.active {
 			e.stats.chain.chainCopies++
 		} else if at := uintptr(n) << 3; e.opensFrame(p.region, at) && e.push(p.region, at, p.size) {
@@ -131,7 +136,7 @@ func (e *evacuator) chainCopy(p *pendingCopy, slot uintptr) Ref {
 	if !won {
 		return n
 	}
-	fr.chain.linked = true
+	fr.setLinked()
 	if w == e.active {
 		e.stats.chain.chainCopies++
 	} else if e.opensFrame(p.region, at) && e.push(p.region, at, p.size) {
