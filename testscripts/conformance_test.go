@@ -83,9 +83,8 @@ var stressConfigs = []config{
 	{"breadthFirst+stress+threads4", []string{"-Xgcthreads4", "-Xgc:breadthFirstScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
 	{"hierarchical+stress+threads4", []string{"-Xgcthreads4", "-Xgc:hierarchicalScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
 	{"recursive+stress+threads4", []string{"-Xgcthreads4", "-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
-	// Chain detection (on by default, named here so the table stays right
-	// when the default changes): depth-first and default width, one to
-	// four GC threads, and a one-frame stack.
+	// Chain detection: depth-first and default width, one to four GC
+	// threads, and a one-frame stack.
 	{"chains0+stress+threads1", []string{"-Xgcthreads1", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveChainDetection", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:stress", "-Xcheck:gc"}},
 	{"chains0+stress+threads2", []string{"-Xgcthreads2", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveChainDetection", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:stress", "-Xcheck:gc"}},
 	{"chains0+stress+threads4", []string{"-Xgcthreads4", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveChainDetection", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:stress", "-Xcheck:gc"}},

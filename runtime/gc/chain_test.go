@@ -63,7 +63,7 @@ func TestChainIsLink(t *testing.T) {
 func TestChainCopiesListBackToBack(t *testing.T) {
 	const n = 5000
 	run := func(t *testing.T, noChains bool) (*graphHeap, Meta) {
-		cfg := Config{MaxHeap: 64 << 20, NurserySize: 16 << 20, Collector: Recursive, Verify: true, NoChainDetection: noChains}
+		cfg := Config{MaxHeap: 64 << 20, NurserySize: 16 << 20, Collector: Recursive, Verify: true, ChainDetection: !noChains}
 		g := newGraphHeap(t, cfg)
 		node, _ := g.h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 3})
 		g.roots.vals = []Value{Nil, Nil}

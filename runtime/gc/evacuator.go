@@ -106,7 +106,7 @@ type evacuator struct {
 	// remainderDrop: stack whitespace remainders up to this size are
 	// dropped for a refresh (Config.StackRemainderDrop).
 	remainderDrop uintptr
-	chains        bool // chain detection (Config.NoChainDetection off)
+	chains        bool // chain detection (Config.ChainDetection)
 
 	stack  []frame
 	active int         // index of the active frame, -1 when the stack is empty
@@ -141,7 +141,7 @@ func newEvacuators(workers []*worker) nurseryTraversal {
 			distance:      uintptr(cfg.InsideCopyDistance),
 			quantum:       uintptr(cfg.WorkVolumeQuantum),
 			remainderDrop: cfg.StackRemainderDrop,
-			chains:        !cfg.NoChainDetection,
+			chains:        cfg.ChainDetection,
 			stack:         make([]frame, max(3, cfg.MaxStackDepth)),
 			active:        -1,
 			white:         [2]int{-1, -1},
@@ -328,32 +328,33 @@ func (e *evacuator) scan() {
 		}
 		fr.inObject = true
 		track := fr.region == tenureRegion // only tenured objects are remembered
-		chained := fr.chain.active()       // a chain started mid-element applies from the next
-		for ; ok; off, ref, ok = fr.it.next(h) {
-			if h.inEvacuate(ref) {
-				// evacuate, inlined: one call per copy.
-				slot := fr.it.arc(off)
-				if chained {
-					n := e.chainEvacuate(fr, ref, slot)
-					fr.it.storeClass(off, n)
-					ref = n
-				} else {
+		if fr.chain.active() {
+			e.chainSlots(fr, f, off, ref, ok, track)
+		} else {
+			for ; ok; off, ref, ok = fr.it.next(h) {
+				if h.inEvacuate(ref) {
+					// evacuate, inlined: one call per copy.
+					slot := fr.it.arc(off)
 					d := e.destination()
 					n, p, won := e.forwardTo(ref, slot, d)
 					if n == 0 {
 						n = e.evacuateSlow(&p, slot)
 					} else if won && e.opensFrame(p.region, uintptr(n)<<3) {
-						e.pushOrChain(&p, uintptr(n)<<3, slot)
+						if e.chains {
+							e.pushOrChain(&p, uintptr(n)<<3, slot)
+						} else {
+							e.push(p.region, uintptr(n)<<3, p.size)
+						}
 					}
 					fr.it.storeClass(off, n)
 					ref = n
 				}
-			}
-			if track && h.isYoung(ref) {
-				fr.remembered = true
-			}
-			if e.active != f {
-				break
+				if track && h.isYoung(ref) {
+					fr.remembered = true
+				}
+				if e.active != f {
+					break
+				}
 			}
 		}
 		if e.active != f {

@@ -70,6 +70,25 @@ func (e *evacuator) beginChain(fr *frame, link Meta) {
 	}
 }
 
+// chainSlots is scan's slot loop for an element of chain frame fr (frame
+// f), from the reference off, ref, ok on: each evacuate-space reference is
+// copied by the chain's rules (chainEvacuate). It stops after a push.
+func (e *evacuator) chainSlots(fr *frame, f int, off uintptr, ref Ref, ok, track bool) {
+	h := e.h
+	for ; ok; off, ref, ok = fr.it.next(h) {
+		if h.inEvacuate(ref) {
+			ref = e.chainEvacuate(fr, ref, fr.it.arc(off))
+			fr.it.storeClass(off, ref)
+		}
+		if track && h.isYoung(ref) {
+			fr.remembered = true
+		}
+		if e.active != f {
+			return
+		}
+	}
+}
+
 // chainEvacuate copies (or forwards) ref for the object at the scan head
 // of chain frame fr, the active frame, through slot, and returns its new
 // reference. The element's first link is the chain's next element: it is

@@ -9,12 +9,12 @@ import "testing"
 // payload is copied behind each node and the next node 80 bytes on, never
 // in the slot's 64-byte block; with next scanned first, the next node is
 // copied right behind its parent. Every copy but the head's goes through
-// a hot slot. Chain detection is off: it would copy the nodes back to back
-// in either order (chain_test.go).
+// a hot slot. Chain detection is off (the default): it would copy the
+// nodes back to back in either order (chain_test.go).
 func TestHotContainment(t *testing.T) {
 	const n = 5000
 	run := func(t *testing.T, collector Collector, order bool) *workerStats {
-		cfg := Config{MaxHeap: 64 << 20, NurserySize: 16 << 20, Collector: collector, NoChainDetection: true}
+		cfg := Config{MaxHeap: 64 << 20, NurserySize: 16 << 20, Collector: collector}
 		if collector == Recursive {
 			cfg.MaxStackDepth, cfg.MaxInsideCopySize, cfg.WorkVolumeQuantum = 32, 256, 4096
 		}

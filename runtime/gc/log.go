@@ -66,9 +66,9 @@ func (h *Heap) LogInit() {
 	h.logf("gc,init", "Copy Whitespace: chunks %s..%s (scanCacheMinimumSize..scanCacheMaximumSize), refresh threshold %dB, reusable above %dB, overflow refresh after %dB",
 		sizeM(uint64(h.cfg.ScanCacheMinimumSize)), sizeM(uint64(h.cfg.ScanCacheMaximumSize)), h.cfg.WhitespaceRefreshThreshold, h.cfg.MinReusableWhitespace, overflowRefresh)
 	if h.cfg.Collector == Recursive {
-		chains := "on"
-		if h.cfg.NoChainDetection {
-			chains = "off"
+		chains := "off"
+		if h.cfg.ChainDetection {
+			chains = "on"
 		}
 		h.logf("gc,init", "Evacuator: stack depth %d, inside copies up to %dB, frame width %dB, work quantum %dB, stack remainders up to %dB dropped, chain detection %s",
 			h.cfg.MaxStackDepth, h.cfg.MaxInsideCopySize, h.cfg.InsideCopyDistance, h.cfg.WorkVolumeQuantum, h.cfg.StackRemainderDrop, chains)

@@ -212,12 +212,12 @@ var options = []option{
 		def:  func(d gc.Config) string { return strconv.Itoa(d.WorkVolumeQuanta) },
 		num:  func(s *settings, n int) { s.cfg.WorkVolumeQuanta = n }},
 	{name: "-XXgc:recursiveChainDetection", kind: kindFlag, xopt: true,
-		help: "copy recursive arcs (same class, the hot field, a push that would overflow the stack) as chains in one frame, payload outside; a chain's tail is shared when a peer stalls",
-		def:  func(d gc.Config) string { return onOff(!d.NoChainDetection) },
-		flag: func(s *settings) { s.cfg.NoChainDetection = false }},
+		help: "copy recursive arcs (same class, the hot field, a push that would overflow the stack) as chains in one frame, payload outside; a chain's tail is shared when a peer stalls; pays off with depth-first copying",
+		flag: func(s *settings) { s.cfg.ChainDetection = true }},
 	{name: "-XXgc:noRecursiveChainDetection", kind: kindFlag, xopt: true,
 		help: "every inside copy beyond the frame width pushes a frame; a stack overflow flushes copies outside until the stack unwinds (OMR)",
-		flag: func(s *settings) { s.cfg.NoChainDetection = true }},
+		def:  func(gc.Config) string { return "default" },
+		flag: func(s *settings) { s.cfg.ChainDetection = false }},
 
 	// Copy whitespace: one chunk and remainder policy for every nursery
 	// collector (runtime/gc/whitespace.go), with OMR's names and defaults.
