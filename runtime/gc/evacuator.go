@@ -376,7 +376,9 @@ func (e *evacuator) scan() {
 func (e *evacuator) pop() {
 	fr := &e.stack[e.active]
 	fr.base = fr.scan
-	fr.chain = chain{}
+	if fr.chain.link != 0 {
+		fr.chain = chain{}
+	}
 	e.active--
 	if e.active <= 0 && e.flags&flagStackOverflow != 0 {
 		e.flags = e.flags&^flagStackOverflow | flagDepthFirst
@@ -483,7 +485,10 @@ func (e *evacuator) push(reg region, at, size uintptr) bool {
 	if nf != w {
 		fw, nfr := &e.stack[w], &e.stack[nf]
 		nfr.copyspace = copyspace{region: reg, base: at, scan: at, copy: at + size, end: fw.end}
-		nfr.inObject, nfr.remembered, nfr.chain = false, false, chain{}
+		nfr.inObject, nfr.remembered = false, false
+		if nfr.chain.link != 0 {
+			nfr.chain = chain{}
+		}
 		fw.copy, fw.end = at, at
 		e.setWhite(reg, nf)
 	}
