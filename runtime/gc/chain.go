@@ -8,22 +8,26 @@ import "fmt"
 // Depth-first evacuation pushes a frame for each copy that lands beyond
 // the active frame's width, so a structure deeper than the stack overflows
 // it, and after an overflow everything is copied outside until the stack
-// unwinds. A recursive arc — a reference from an object to one of its own
-// class, or through the class's hottest slot (the hot-field profile) to an
-// object of the same declaration family, or the arc whose push overflowed
-// the stack — needs no frame of its own: its referent is copied into the
-// active frame as the next element of a chain and scanned there when the
-// frame's scan head reaches it, like a Cheney scan inside stack
-// whitespace. The frame then holds the chain: its links go on being copied
-// into it (the next element right behind its parent, whatever the frame
-// width), and the other referents of its elements (the payload) go outside,
-// so that the link copies stay back to back and the payload is work other
-// workers can take.
+// unwinds. With chain detection a copy that needs a frame stays in the
+// active frame, as the next element of a chain, when it goes through a
+// recursive arc in tail position (to an object of the referrer's class, or
+// through the class's hottest slot to one of its declaration family, with
+// no reference after it in the element: scanning it next is what the push
+// would have done), or when its push would overflow the stack. An arc with
+// references after it (a branch) is still pushed, so trees keep their
+// depth-first order. The frame then holds the chain: each element copies
+// its first link into the frame, right behind the last element, further
+// links up the stack, and everything else (the payload) outside, so that
+// the links stay back to back and the payload is work other workers can
+// take.
 //
-// A long chain is one frame's work, so it would be one worker's: while a
-// peer is stalled, the chain frame releases its unscanned elements (the
-// tail) as a workspace at each element boundary, and the worker goes on
-// with its payload while a thief continues the chain.
+// A chain frame whose whitespace runs out releases its unscanned elements
+// (the tail) as a chain workspace, scanned as a chain wherever it is
+// taken, and takes fresh whitespace. A long chain is one frame's work, so
+// it would be one worker's: while a peer is stalled the chain frame
+// releases its tail at each element boundary, and the worker releases its
+// outside material and keeps only half of its worklist's head
+// (evacuator_steal.go), so that the peer finds work to steal.
 
 // chain is a stack frame's chain state; the zero value is a frame that
 // holds none.
