@@ -44,9 +44,9 @@ import (
 // whitespace stays in it for later pushes.
 //
 // With chain detection (chain.go) a copy that would open a frame through
-// a recursive arc, or whose push would overflow the stack, stays in the
-// active frame instead, which then holds a chain: its links are copied
-// into it and its payload outside.
+// a recursive arc in tail position, or whose push would overflow the
+// stack, stays in the active frame instead, which then holds a chain: its
+// links are copied into it and its payload outside.
 //
 // # Flush conditions (checked before every copy)
 //
