@@ -13,7 +13,7 @@ BENCHMARKS.md come from this script), for one minivm binary or, with
         evac1="-Xgc:recursiveScanOrdering -Xgcthreads1" evac2="-Xgc:recursiveScanOrdering -Xgcthreads2"
 
 usage: gc_table.py [-n RUNS] [--minivm PATH | --build NAME=PATH...] [--seed N]
-                   PROGRAM.lox... -- NAME=FLAGS...
+                   [--chains] PROGRAM.lox... -- NAME=FLAGS...
 e.g.   gc_table.py -n 5 benchmarks/dom_tree.lox -- bf="-Xgc:breadthFirstScanOrdering" \\
            evac0="-Xgc:recursiveScanOrdering -XXgc:recursiveMaximumInsideCopyDistance=0"
 
@@ -24,7 +24,11 @@ machine's speed spreads over all rows instead of favouring one. Every
 figure is the median over the rounds. With one build the table has the
 detailed columns; with several it has, per program x config x build, the
 median average nursery pause, the median kb/ms (nursery KB copied per ms of
-nursery pause) and each one's ratio to the first build's median.
+nursery pause) and each one's ratio to the first build's median. With
+--chains (one build) the table has the evacuator's chain columns instead:
+stack overflows and chains per nursery collection, chain_copied_pct,
+inside_pct, hot_contain_64 (the summary's), kb/ms, and the busiest
+worker's share of the bytes copied (the summary's worker_copied_bytes).
 """
 import argparse, json, os, random, shlex, statistics, subprocess, sys, tempfile, time
 
@@ -46,7 +50,14 @@ def run(minivm, flags, program):
     pause = sum(r["pause_ms"] for r in nursery)
     # .get: an older build may not write every field.
     weighted = lambda k: sum(r.get(k, 0) * r["copied_objects"] for r in nursery) / objects
+    summary = rows[-1] if rows and rows[-1].get("summary") else {}
+    workers = summary.get("worker_copied_bytes") or [0]
     return {
+        "overflows": sum(r.get("stack_overflows", 0) for r in nursery) / len(nursery) if nursery else 0,
+        "chains": sum(r.get("chains", 0) for r in nursery) / len(nursery) if nursery else 0,
+        "chained": weighted("chain_copied_pct"),
+        "hot": summary.get("hot_contain_64", 0),
+        "busiest": 100 * max(workers) / sum(workers) if sum(workers) else 0,
         "gcs": len([r for r in rows if not r.get("summary")]),
         "pause": pause / len(nursery) if nursery else 0,
         "kbms": copied / 1024 / pause if pause else 0,
@@ -72,6 +83,7 @@ def main():
     ap.add_argument("--build", action="append", default=[], metavar="NAME=PATH",
                     help="a binary to compare (repeatable; ratios are to the first)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the per-round shuffle [1]")
+    ap.add_argument("--chains", action="store_true", help="the evacuator's chain columns (one build)")
     ap.add_argument("rest", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     if "--" not in a.rest:
@@ -109,6 +121,16 @@ def main():
     med = {k: {c: statistics.median(r[c] for r in rs) for c in rs[0] if c != "output"}
            for k, rs in results.items()}
 
+    if a.chains and len(builds) == 1:
+        print("| program | config | gc-count | overflows/gc | chains/gc | %chain-copied | %inside | hot_contain_64 | kb/ms | busiest worker % | total s |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|")
+        for prog in programs:
+            for name, _ in configs:
+                m = med[(prog, name, "")]
+                print(f"| {os.path.basename(prog)} | {name} | {m['gcs']:.0f} | {m['overflows']:.1f} | {m['chains']:.1f} | "
+                      f"{m['chained']:.1f} | {m['inside']:.1f} | {m['hot']:.1f} | {m['kbms']:.0f} | {m['busiest']:.1f} | "
+                      f"{m['seconds']:.2f} |")
+        return
     if len(builds) == 1:
         print("| program | config | gc-count | avg pause ms | kb/ms | %tenured | %inside | %small | %<64b | %<128b | %<256b | total s |")
         print("|---|---|---|---|---|---|---|---|---|---|---|---|")

@@ -83,6 +83,17 @@ var stressConfigs = []config{
 	{"breadthFirst+stress+threads4", []string{"-Xgcthreads4", "-Xgc:breadthFirstScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
 	{"hierarchical+stress+threads4", []string{"-Xgcthreads4", "-Xgc:hierarchicalScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
 	{"recursive+stress+threads4", []string{"-Xgcthreads4", "-Xgc:recursiveScanOrdering", "-Xgc:stress", "-Xcheck:gc"}},
+	// Chain detection: depth-first and default width, one to four GC
+	// threads, and a one-frame stack.
+	{"chains0+stress+threads1", []string{"-Xgcthreads1", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveChainDetection", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:stress", "-Xcheck:gc"}},
+	{"chains0+stress+threads2", []string{"-Xgcthreads2", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveChainDetection", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:stress", "-Xcheck:gc"}},
+	{"chains0+stress+threads4", []string{"-Xgcthreads4", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveChainDetection", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:stress", "-Xcheck:gc"}},
+	{"chains4096+stress+threads1", []string{"-Xgcthreads1", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveChainDetection", "-XXgc:recursiveMaximumInsideCopyDistance=4096", "-Xgc:stress", "-Xcheck:gc"}},
+	{"chains4096+stress+threads2", []string{"-Xgcthreads2", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveChainDetection", "-XXgc:recursiveMaximumInsideCopyDistance=4096", "-Xgc:stress", "-Xcheck:gc"}},
+	{"chains4096+stress+threads4", []string{"-Xgcthreads4", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveChainDetection", "-XXgc:recursiveMaximumInsideCopyDistance=4096", "-Xgc:stress", "-Xcheck:gc"}},
+	{"chains0+depth1+stress+threads2", []string{"-Xgcthreads2", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveChainDetection", "-XXgc:recursiveMaximumStackDepth=1", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:stress", "-Xcheck:gc"}},
+	{"chains4096+depth1+stress+threads4", []string{"-Xgcthreads4", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveChainDetection", "-XXgc:recursiveMaximumStackDepth=1", "-Xgc:stress", "-Xcheck:gc"}},
+	{"chains0+depth1+stress+threads1", []string{"-Xgcthreads1", "-Xgc:recursiveScanOrdering", "-XXgc:recursiveChainDetection", "-XXgc:recursiveMaximumStackDepth=1", "-XXgc:recursiveMaximumInsideCopyDistance=0", "-Xgc:stress", "-Xcheck:gc"}},
 	// Global collections (every 64th stress collection) in each mark
 	// order, marking and compacting on one, two and four workers.
 	{"markBreadthFirst+stress+threads1", []string{"-Xgcthreads1", "-Xgc:markScanOrdering=breadthFirst", "-Xgc:stress", "-Xcheck:gc"}},

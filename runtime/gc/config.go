@@ -84,6 +84,12 @@ type Config struct {
 	// bytes, which are then dropped and the stack whitespace refreshed.
 	// Zero takes the default.
 	StackRemainderDrop uintptr
+	// ChainDetection (-XXgc:recursiveChainDetection) turns on the
+	// evacuator's chains (chain.go). Off, recursive arcs push frames and
+	// overflow the stack as in OMR. Off by default: at the default frame
+	// width it costs a list about 10% more instructions per copied object
+	// and gains a tree nothing (BENCHMARKS.md, "Evacuator chains").
+	ChainDetection bool
 
 	// Copy whitespace (whitespace.go), one policy for every nursery
 	// collector. Zero values take the defaults.

@@ -43,6 +43,11 @@ import (
 // A frame whose scan head meets its copy head is popped; leftover
 // whitespace stays in it for later pushes.
 //
+// With chain detection (chain.go) a copy that would open a frame through
+// a recursive arc in tail position, or whose push would overflow the
+// stack, stays in the active frame instead, which then holds a chain: its
+// links are copied into it and its payload outside.
+//
 // # Flush conditions (checked before every copy)
 //
 //   - breadth-first (MaxStackDepth 1): every copy goes outside;
@@ -81,14 +86,14 @@ type frame struct {
 	size       uintptr // its size
 	inObject   bool    // scanning stopped inside the object at scan (a push)
 	remembered bool    // the tenured object at scan refers into the nursery
+	chain      chain   // the chain the frame holds (chain.go)
 }
 
 // evacStats are the evacuator's own counters for one collection.
 type evacStats struct {
-	activations    []uint64
-	flushStall     uint64
-	flushOverflow  uint64
-	stackOverflows uint64
+	activations   []uint64
+	flushStall    uint64
+	flushOverflow uint64
 }
 
 // evacuator is one worker's evacuator state.
@@ -101,6 +106,7 @@ type evacuator struct {
 	// remainderDrop: stack whitespace remainders up to this size are
 	// dropped for a refresh (Config.StackRemainderDrop).
 	remainderDrop uintptr
+	chains        bool // chain detection (Config.ChainDetection)
 
 	stack  []frame
 	active int         // index of the active frame, -1 when the stack is empty
@@ -135,6 +141,7 @@ func newEvacuators(workers []*worker) nurseryTraversal {
 			distance:      uintptr(cfg.InsideCopyDistance),
 			quantum:       uintptr(cfg.WorkVolumeQuantum),
 			remainderDrop: cfg.StackRemainderDrop,
+			chains:        cfg.ChainDetection,
 			stack:         make([]frame, max(3, cfg.MaxStackDepth)),
 			active:        -1,
 			white:         [2]int{-1, -1},
@@ -209,7 +216,7 @@ func (e *evacuator) scanHeap() {
 			e.scanSegment(ws)
 			continue
 		}
-		e.stack[0] = frame{copyspace: copyspace{region: ws.region, base: ws.base, scan: ws.base, copy: ws.base + ws.size, end: ws.base + ws.size}}
+		e.stack[0] = frame{copyspace: copyspace{region: ws.region, base: ws.base, scan: ws.base, copy: ws.base + ws.size, end: ws.base + ws.size}, chain: chain{link: ws.chain}}
 		e.active = 0
 		e.es.activations[0]++
 		e.scan()
@@ -242,6 +249,9 @@ func (e *evacuator) getWork() (workspace, bool) {
 	e.clearBottom()
 	if e.h.stalled() {
 		e.release = max(e.release/2, e.ws.refresh)
+		if e.chains && !e.solo {
+			return e.takeShared()
+		}
 	}
 	pick := -1
 	for r := range e.outside {
@@ -303,6 +313,9 @@ func (e *evacuator) scan() {
 				e.pop()
 				continue
 			}
+			if fr.chain.active() && (fr.chain.full || fr.free() <= e.remainderDrop || !e.solo && h.stalled()) && e.chainBoundary(fr) {
+				continue
+			}
 			r := Ref(fr.scan >> 3)
 			m := h.MetaOf(r)
 			if leaf, ok := h.leafSize(r, m); ok {
@@ -315,25 +328,33 @@ func (e *evacuator) scan() {
 		}
 		fr.inObject = true
 		track := fr.region == tenureRegion // only tenured objects are remembered
-		for ; ok; off, ref, ok = fr.it.next(h) {
-			if h.inEvacuate(ref) {
-				// evacuate, inlined: one call per copy.
-				slot := fr.it.arc(off)
-				d := e.destination()
-				n, p, won := e.forwardTo(ref, slot, d)
-				if n == 0 {
-					n = e.evacuateSlow(&p, slot)
-				} else if won && e.opensFrame(p.region, uintptr(n)<<3) {
-					e.push(p.region, uintptr(n)<<3, p.size)
+		if fr.chain.active() {
+			e.chainSlots(fr, f, off, ref, ok, track)
+		} else {
+			for ; ok; off, ref, ok = fr.it.next(h) {
+				if h.inEvacuate(ref) {
+					// evacuate, inlined: one call per copy.
+					slot := fr.it.arc(off)
+					d := e.destination()
+					n, p, won := e.forwardTo(ref, slot, d)
+					if n == 0 {
+						n = e.evacuateSlow(&p, slot)
+					} else if won && e.opensFrame(p.region, uintptr(n)<<3) {
+						if e.chains {
+							e.pushOrChain(&p, uintptr(n)<<3, slot)
+						} else {
+							e.push(p.region, uintptr(n)<<3, p.size)
+						}
+					}
+					fr.it.storeClass(off, n)
+					ref = n
 				}
-				fr.it.storeClass(off, n)
-				ref = n
-			}
-			if track && h.isYoung(ref) {
-				fr.remembered = true
-			}
-			if e.active != f {
-				break
+				if track && h.isYoung(ref) {
+					fr.remembered = true
+				}
+				if e.active != f {
+					break
+				}
 			}
 		}
 		if e.active != f {
@@ -355,6 +376,9 @@ func (e *evacuator) scan() {
 func (e *evacuator) pop() {
 	fr := &e.stack[e.active]
 	fr.base = fr.scan
+	if fr.chain.link != 0 {
+		fr.chain = chain{}
+	}
 	e.active--
 	if e.active <= 0 && e.flags&flagStackOverflow != 0 {
 		e.flags = e.flags&^flagStackOverflow | flagDepthFirst
@@ -404,13 +428,18 @@ func (e *evacuator) evacuateSlow(p *pendingCopy, slot uintptr) Ref {
 }
 
 // copyInside copies p into white frame w, which has room, and pushes a
-// frame for it when it lands beyond the active frame's width.
+// frame for it when it lands beyond the active frame's width (or, with
+// chain detection, continues a chain instead).
 func (e *evacuator) copyInside(p *pendingCopy, w int, slot uintptr) Ref {
 	at := e.stack[w].copy
 	d := only(p.region, &e.stack[w].copyspace, true)
 	n, _, won := e.forwardTo(p.from, slot, &d)
 	if r := e.stack[w].region; won && e.opensFrame(r, at) {
-		e.push(r, at, p.size)
+		if e.active >= 0 {
+			e.pushOrChain(p, at, slot)
+		} else {
+			e.push(r, at, p.size)
+		}
 	}
 	return n
 }
@@ -445,34 +474,48 @@ func (e *evacuator) widthMask() uintptr {
 }
 
 // push opens a frame for the size-byte copy at offset at in region reg's
-// white frame (opensFrame).
-func (e *evacuator) push(reg region, at, size uintptr) {
+// white frame (opensFrame). It reports false on a stack overflow: the
+// copy is then scanned where it is.
+func (e *evacuator) push(reg region, at, size uintptr) bool {
 	w := e.white[reg&1]
 	nf := e.nextFrame(reg, e.active+1)
 	if nf < 0 {
-		return // stack overflow: the copy is scanned where it is
+		return false
 	}
 	if nf != w {
 		fw, nfr := &e.stack[w], &e.stack[nf]
 		nfr.copyspace = copyspace{region: reg, base: at, scan: at, copy: at + size, end: fw.end}
 		nfr.inObject, nfr.remembered = false, false
+		if nfr.chain.link != 0 {
+			nfr.chain = chain{}
+		}
 		fw.copy, fw.end = at, at
 		e.setWhite(reg, nf)
 	}
 	e.active = nf
 	e.es.activations[nf]++
+	return true
 }
 
 // nextFrame returns frame f, or f+1 if f holds the other region's
-// whitespace, or -1 (raising the stack-overflow condition) past the
-// maximum depth.
+// whitespace, or -1 past the maximum depth: a stack overflow. Without
+// chain detection an overflow raises the stack-overflow condition (one
+// overflow until it clears); with it, the caller keeps the copy in a
+// chain or copies it outside, and an overflow counts unless the active
+// frame already holds a chain (one overflow per chain it starts).
 func (e *evacuator) nextFrame(reg region, f int) int {
 	if f == e.white[reg.other()] {
 		f++
 	}
 	if f >= e.depth {
+		if e.chains {
+			if e.active < 0 || !e.stack[e.active].chain.active() {
+				e.stats.stackOverflows++
+			}
+			return -1
+		}
 		if e.flags&flagStackOverflow == 0 {
-			e.es.stackOverflows++
+			e.stats.stackOverflows++
 		}
 		e.flags |= flagStackOverflow
 		return -1
@@ -521,6 +564,13 @@ func (e *evacuator) insideRoom(r region, size uintptr) int {
 	}
 	nf := e.nextFrame(r, e.active+1)
 	if nf < 0 {
+		if e.chains && e.active >= 0 {
+			// The active frame goes on as a chain: it takes fresh
+			// whitespace at its next element (chainBoundary).
+			fr := &e.stack[e.active]
+			e.beginChain(fr, fr.it.meta)
+			fr.chain.full = true
+		}
 		return -1
 	}
 	b, ok := e.ws.take(r, size)
@@ -672,6 +722,9 @@ func (e *evacuator) verify() {
 		if e.active < 0 && fr.work() != 0 {
 			fail("frame %d holds %d unscanned bytes with the stack empty", i, fr.work())
 		}
+		if e.active < 0 && fr.chain.active() {
+			fail("frame %d holds a chain with the stack empty", i)
+		}
 	}
 	for r := range e.outside {
 		cs := &e.outside[r]
@@ -694,7 +747,7 @@ func mergeEvacuatorStats(evacs []*evacuator) *EvacuatorStats {
 		}
 		s.FlushStall += e.es.flushStall
 		s.FlushOverflow += e.es.flushOverflow
-		s.StackOverflows += e.es.stackOverflows
+		s.ChainTails += e.stats.chain.released
 	}
 	return s
 }

@@ -37,6 +37,51 @@ func (e *evacuator) takeWork() (workspace, bool) {
 	return ws, ok
 }
 
+// takeShared is getWork while a peer is stalled, with chain detection: a
+// chain (or any structure worked through the outside copyspaces) leaves
+// only a few objects of work at a time, which the worker would take back
+// before they reach the release threshold, so the stalled peer would find
+// nothing. So the outside material is released, and of the worklist's head
+// the worker takes only the first half (cut at an object boundary),
+// leaving the rest for the peer to steal.
+func (e *evacuator) takeShared() (workspace, bool) {
+	for r := range e.outside {
+		e.releaseWork(&e.outside[r])
+	}
+	e.listMu.Lock()
+	defer e.listMu.Unlock()
+	ws, ok := e.work.take()
+	if ok && !ws.segment {
+		if cut := e.h.halfRun(ws.base, ws.size); cut > ws.base {
+			e.work.push(workspace{region: ws.region, chain: ws.chain, base: cut, size: ws.base + ws.size - cut})
+			ws.size = cut - ws.base
+		}
+	}
+	e.volume.Store(int64(e.work.volume))
+	if ok {
+		e.release = e.releaseThreshold()
+	}
+	return ws, ok
+}
+
+// halfRun returns the first object boundary at or past the middle of the
+// run of copied objects [base, base+size), or base when the run is one
+// object.
+func (h *Heap) halfRun(base, size uintptr) uintptr {
+	end := base + size
+	for at := base; at < end; {
+		r := Ref(at >> 3)
+		at += h.sizeOf(r, h.MetaOf(r))
+		if at-base >= size/2 {
+			if at < end {
+				return at
+			}
+			break
+		}
+	}
+	return base
+}
+
 // steal takes work from the donor with the largest volume: its head
 // workspace, then more while the thief would still hold less than the
 // donor keeps. Donors are only try-locked; a busy or empty donor is

@@ -10,14 +10,18 @@ import (
 var evacuatorConfigs = []struct {
 	name                    string
 	depth, inside, distance int
+	chains                  bool
 }{
-	{"default", 32, 256, 4096},
-	{"depthFirst", 32, 256, 0},
-	{"breadthFirst", 1, 256, 4096},
-	{"depth2", 2, 256, 0},
-	{"depth3", 3, 64, 0},
-	{"inside16", 32, 16, 4096},
-	{"insideHuge", 32, 131072, 0},
+	{"default", 32, 256, 4096, false},
+	{"depthFirst", 32, 256, 0, false},
+	{"breadthFirst", 1, 256, 4096, false},
+	{"depth2", 2, 256, 0, false},
+	{"depth3", 3, 64, 0, false},
+	{"inside16", 32, 16, 4096, false},
+	{"insideHuge", 32, 131072, 0, false},
+	{"chains", 32, 256, 4096, true},
+	{"chainsDepthFirst", 32, 256, 0, true},
+	{"chainsDepth3", 3, 64, 0, true},
 }
 
 func evacConfig(depth, inside, distance int) Config {
@@ -30,6 +34,7 @@ func TestEvacuatorPreservesRandomGraphs(t *testing.T) {
 		for _, tenureAge := range []int{1, 4} {
 			t.Run(fmt.Sprintf("%s/age%d", c.name, tenureAge), func(t *testing.T) {
 				cfg := evacConfig(c.depth, c.inside, c.distance)
+				cfg.ChainDetection = c.chains
 				cfg.TenureAge = tenureAge
 				g := newGraphHeap(t, cfg)
 				collectRounds(t, g, rand.New(rand.NewSource(int64(tenureAge))), 30, 300, nil)

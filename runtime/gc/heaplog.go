@@ -91,12 +91,13 @@ func (h *Heap) logCollection(st *CollectionStats, pause, ttsp time.Duration, ws 
 			global = fmt.Sprintf(" mark=%.3fms compact=%.3fms marked=%dB marked_objects=%d",
 				gs.MarkMs, gs.CompactMs, gs.MarkedBytes, gs.MarkedObjects)
 		}
-		h.logf("gc,stats", "GC(%d) collector=%s copied=%dB objects=%d survivor=%dB tenured=%dB kb/ms=%.1f inside=%.1f%% small=%.1f%% contained64/128/256/line=%.1f/%.1f/%.1f/%.1f%% hot_contain_64=%.1f%% remembered=%d%s",
+		h.logf("gc,stats", "GC(%d) collector=%s copied=%dB objects=%d survivor=%dB tenured=%dB kb/ms=%.1f inside=%.1f%% small=%.1f%% contained64/128/256/line=%.1f/%.1f/%.1f/%.1f%% hot_contain_64=%.1f%% remembered=%d stack_overflows=%d chains=%d chain_copied_pct=%.1f%% worker_copied_bytes=%v%s",
 			st.GC, st.Collector, st.CopiedBytes, st.CopiedObjects, st.SurvivorBytes, st.TenuredBytes,
-			st.KBPerMs, st.InsidePct, st.SmallPct, st.Contain64, st.Contain128, st.Contain256, st.ContainLine, st.HotContain64, st.Remembered, global)
+			st.KBPerMs, st.InsidePct, st.SmallPct, st.Contain64, st.Contain128, st.Contain256, st.ContainLine, st.HotContain64, st.Remembered,
+			st.StackOverflows, st.Chains, st.ChainCopiedPct, st.WorkerCopiedBytes, global)
 		if ev := st.EvacuatorStats; ev != nil {
-			h.logf("gc,stats", "GC(%d) evacuator stack_overflows=%d flush_overflow=%d flush_stall=%d discarded=%dB recycled=%dB activations=%v",
-				st.GC, ev.StackOverflows, ev.FlushOverflow, ev.FlushStall, st.DiscardedBytes, st.RecycledBytes, ev.StackActivations)
+			h.logf("gc,stats", "GC(%d) evacuator flush_overflow=%d flush_stall=%d chain_tails=%d discarded=%dB recycled=%dB activations=%v",
+				st.GC, ev.FlushOverflow, ev.FlushStall, ev.ChainTails, st.DiscardedBytes, st.RecycledBytes, ev.StackActivations)
 		}
 	}
 	if h.logging(xlog.Debug, "gc,stats") {

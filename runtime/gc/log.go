@@ -66,8 +66,12 @@ func (h *Heap) LogInit() {
 	h.logf("gc,init", "Copy Whitespace: chunks %s..%s (scanCacheMinimumSize..scanCacheMaximumSize), refresh threshold %dB, reusable above %dB, overflow refresh after %dB",
 		sizeM(uint64(h.cfg.ScanCacheMinimumSize)), sizeM(uint64(h.cfg.ScanCacheMaximumSize)), h.cfg.WhitespaceRefreshThreshold, h.cfg.MinReusableWhitespace, overflowRefresh)
 	if h.cfg.Collector == Recursive {
-		h.logf("gc,init", "Evacuator: stack depth %d, inside copies up to %dB, frame width %dB, work quantum %dB, stack remainders up to %dB dropped",
-			h.cfg.MaxStackDepth, h.cfg.MaxInsideCopySize, h.cfg.InsideCopyDistance, h.cfg.WorkVolumeQuantum, h.cfg.StackRemainderDrop)
+		chains := "off"
+		if h.cfg.ChainDetection {
+			chains = "on"
+		}
+		h.logf("gc,init", "Evacuator: stack depth %d, inside copies up to %dB, frame width %dB, work quantum %dB, stack remainders up to %dB dropped, chain detection %s",
+			h.cfg.MaxStackDepth, h.cfg.MaxInsideCopySize, h.cfg.InsideCopyDistance, h.cfg.WorkVolumeQuantum, h.cfg.StackRemainderDrop, chains)
 	}
 	h.logf("gc,init", "Cache Line Size: %dB", CacheLineSize)
 }
@@ -108,6 +112,8 @@ func (h *Heap) beginCollection(typ string, cause Cause) *CollectionStats {
 		Threads:    h.cfg.GCThreads,
 		HeapBefore: uint64(h.used()),
 		CacheLine:  CacheLineSize,
+
+		WorkerCopiedBytes: []uint64{},
 	}
 }
 
@@ -132,6 +138,9 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 	st.Contain256 = ws.containedPct(256)
 	st.ContainLine = ws.containedPct(CacheLineSize)
 	st.HotContain64 = pct(ws.hotContained, ws.hotCopies)
+	st.StackOverflows = ws.stackOverflows
+	st.Chains = ws.chain.chains
+	st.ChainCopiedPct = ws.chainCopiedPct()
 	st.Remembered = len(h.remembered)
 	ttsp := h.takeTTSP()
 	st.TTSPUs = float64(ttsp.Nanoseconds()) / 1e3
@@ -145,6 +154,7 @@ func (h *Heap) endCollection(st *CollectionStats, pause time.Duration, ws *worke
 	if st.Type == "nursery" {
 		h.stats.nurseryMs += st.PauseMs
 		h.stats.total.add(ws)
+		h.stats.addWorkerCopied(st.WorkerCopiedBytes)
 	}
 
 	h.logCollection(st, pause, ttsp, ws)
@@ -171,12 +181,17 @@ func (h *Heap) Finish() {
 		InsidePct:    pct(t.insideBytes, t.copiedBytes()),
 		DurationMs:   float64(time.Since(h.start).Microseconds()) / 1000,
 		CacheLine:    CacheLineSize,
+
+		StackOverflows:    t.stackOverflows,
+		Chains:            t.chain.chains,
+		ChainCopiedPct:    t.chainCopiedPct(),
+		WorkerCopiedBytes: append([]uint64{}, h.stats.workerCopied...),
 	}
 	if h.stats.nurseryMs > 0 {
 		s.KBPerMs = float64(t.copiedBytes()) / 1024 / h.stats.nurseryMs
 	}
-	h.logf("gc,stats", "Summary: %d collections (%d nursery, %d global) %.3fms, %d classes unloaded",
-		s.GCCount, s.NurseryCount, s.GlobalCount, s.GCMs, h.stats.classesUnloaded)
+	h.logf("gc,stats", "Summary: %d collections (%d nursery, %d global) %.3fms, %d classes unloaded, stack_overflows=%d chains=%d chain_copied_pct=%.1f%% worker_copied_bytes=%v",
+		s.GCCount, s.NurseryCount, s.GlobalCount, s.GCMs, h.stats.classesUnloaded, s.StackOverflows, s.Chains, s.ChainCopiedPct, s.WorkerCopiedBytes)
 	h.logHeapAtExit()
 	h.logMetadata()
 	writeJSON(h.cfg.StatsFile, s)

@@ -176,6 +176,7 @@ func (h *Heap) collectNursery(cause Cause) {
 		st.CPUPct = 100 * (busy - float64(stall)) / busy
 	}
 	st.workers = workerReport(workers)
+	st.WorkerCopiedBytes = workerCopiedBytes(workers)
 	h.nursery.lastCopied = total.copiedBytes()
 	h.retune(st.GC, &total.ages, allocated)
 	st.Phases = ph.phaseStats(workers)

@@ -24,6 +24,11 @@ import (
 //     one N-byte aligned block (slot XOR copy < N); root copies never are.
 //     hot_contain_64 is contain_64 of the copies made through their
 //     class's hottest slot.
+//   - stack_overflows: the evacuator's stack overflows; chains: the chains
+//     it started (chain.go); chain_copied_pct: the share of copies made
+//     through a chain's links. Zero for the other collectors.
+//   - worker_copied_bytes: the bytes each worker copied (the summary sums
+//     them per worker over the nursery collections).
 
 // workerStats are one GC worker's counters for one collection; the
 // collection merges them into a CollectionStats. recordCopy runs once per
@@ -40,6 +45,9 @@ type workerStats struct {
 	remembered   uint64 // objects added to the remembered set
 	hotCopies    uint64 // copies through a hottest slot
 	hotContained uint64 // of those, within 64 B
+
+	stackOverflows uint64 // the evacuator's
+	chain          chainStats
 }
 
 // smallObjectSize is the %small boundary, the evacuator's default maximum
@@ -104,6 +112,14 @@ func (s *workerStats) add(o *workerStats) {
 	s.remembered += o.remembered
 	s.hotCopies += o.hotCopies
 	s.hotContained += o.hotContained
+	s.stackOverflows += o.stackOverflows
+	s.chain.add(&o.chain)
+}
+
+// chainCopiedPct is chain_copied_pct: the share of copied objects copied
+// through a chain's links.
+func (s *workerStats) chainCopiedPct() float64 {
+	return pct(s.chain.chainCopies, s.copiedObjects())
 }
 
 // containedPct returns the percentage of copies whose slot and copy share
@@ -156,6 +172,11 @@ type CollectionStats struct {
 	Stalls        int     `json:"stalls"`   // times a worker ran out of work (spinning or sleeping)
 	TTSPUs        float64 `json:"ttsp_us"`  // time to safepoint: stopping the other mutators
 
+	StackOverflows    uint64   `json:"stack_overflows"`
+	Chains            uint64   `json:"chains"`
+	ChainCopiedPct    float64  `json:"chain_copied_pct"`
+	WorkerCopiedBytes []uint64 `json:"worker_copied_bytes"` // by worker; empty for a global collection
+
 	// Phases holds each phase's milliseconds (phases.go), keyed
 	// "<phase>_ms"; a nursery collection's per-worker phases give the
 	// slowest worker's time.
@@ -183,7 +204,7 @@ type EvacuatorStats struct {
 	StackActivations []uint64 `json:"stack_activations"` // per frame
 	FlushStall       uint64   `json:"flush_stall"`       // copies sent outside because a peer stalled
 	FlushOverflow    uint64   `json:"flush_overflow"`    // copies sent outside by an outside-copyspace overflow
-	StackOverflows   uint64   `json:"stack_overflows"`
+	ChainTails       uint64   `json:"chain_tails"`       // chain tails released as work (chain.go)
 }
 
 // GlobalStats are a global collection's phases and marked volume. Marking
@@ -212,6 +233,11 @@ type Summary struct {
 	InsidePct    float64 `json:"inside_pct"`
 	DurationMs   float64 `json:"duration_ms"`
 	CacheLine    int     `json:"cache_line"`
+
+	StackOverflows    uint64   `json:"stack_overflows"`
+	Chains            uint64   `json:"chains"`
+	ChainCopiedPct    float64  `json:"chain_copied_pct"`
+	WorkerCopiedBytes []uint64 `json:"worker_copied_bytes"` // by worker, summed over nursery collections
 }
 
 // heapStats accumulates over the whole run for the summary.
@@ -219,8 +245,28 @@ type heapStats struct {
 	gcCount, nurseryCount, globalCount int
 	gcMs, nurseryMs                    float64
 	total                              workerStats // nursery collections only
+	workerCopied                       []uint64    // by worker, nursery collections only
 	classesUnloaded                    int
 	warmups                            int // collection cycles that warmed GC threads up (tests)
+}
+
+// workerCopiedBytes returns each worker's copied bytes.
+func workerCopiedBytes(ws []*worker) []uint64 {
+	b := make([]uint64, len(ws))
+	for i, w := range ws {
+		b[i] = w.stats.copiedBytes()
+	}
+	return b
+}
+
+// addWorkerCopied adds one collection's worker_copied_bytes to the run's.
+func (s *heapStats) addWorkerCopied(b []uint64) {
+	for len(s.workerCopied) < len(b) {
+		s.workerCopied = append(s.workerCopied, 0)
+	}
+	for i, n := range b {
+		s.workerCopied[i] += n
+	}
 }
 
 // workerReport describes one worker's share for the [gc,stats] detail.

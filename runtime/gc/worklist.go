@@ -7,6 +7,7 @@ package gc
 // workspace is a run of contiguous copied objects awaiting scanning.
 type workspace struct {
 	region     region
+	chain      Meta    // a released chain tail: its link class (chain.go), else 0
 	base, size uintptr // size: bytes to scan (for a segment, 8 per element)
 
 	// A segment of a split pointer array at base: elements [from, to).
@@ -25,12 +26,23 @@ type worklist struct {
 func (wl *worklist) add(ws workspace) {
 	wl.volume += ws.size
 	if n := len(wl.items); n > wl.head {
-		if t := &wl.items[n-1]; !t.segment && !ws.segment && t.region == ws.region && t.base+t.size == ws.base {
+		if t := &wl.items[n-1]; !t.segment && !ws.segment && t.region == ws.region && t.chain == ws.chain && t.base+t.size == ws.base {
 			t.size += ws.size
 			return
 		}
 	}
 	wl.items = append(wl.items, ws)
+}
+
+// push puts ws back at the head (it was just taken from there).
+func (wl *worklist) push(ws workspace) {
+	wl.volume += ws.size
+	if wl.head > 0 {
+		wl.head--
+		wl.items[wl.head] = ws
+		return
+	}
+	wl.items = append([]workspace{ws}, wl.items...)
 }
 
 func (wl *worklist) peek() (workspace, bool) {

@@ -219,6 +219,13 @@ var options = []option{
 		help: "work (in quanta) a worker must hold before it wakes a stalled peer",
 		def:  func(d gc.Config) string { return strconv.Itoa(d.WorkVolumeQuanta) },
 		num:  func(s *settings, n int) { s.cfg.WorkVolumeQuanta = n }},
+	{name: "-XXgc:recursiveChainDetection", kind: kindFlag, xopt: true,
+		help: "copy recursive arcs (same class, the hot field, a push that would overflow the stack) as chains in one frame, payload outside; a chain's tail is shared when a peer stalls; pays off with depth-first copying",
+		flag: func(s *settings) { s.cfg.ChainDetection = true }},
+	{name: "-XXgc:noRecursiveChainDetection", kind: kindFlag, xopt: true,
+		help: "every inside copy beyond the frame width pushes a frame; a stack overflow flushes copies outside until the stack unwinds (OMR)",
+		def:  func(gc.Config) string { return "default" },
+		flag: func(s *settings) { s.cfg.ChainDetection = false }},
 
 	// Copy whitespace: one chunk and remainder policy for every nursery
 	// collector (runtime/gc/whitespace.go), with OMR's names and defaults.

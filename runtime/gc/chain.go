@@ -1,0 +1,103 @@
+package gc
+
+import "fmt"
+
+// Chains: the evacuator's answer to recursive structures (linked lists,
+// deep trees), -XXgc:recursiveChainDetection.
+//
+// Depth-first evacuation pushes a frame for each copy that lands beyond
+// the active frame's width, so a structure deeper than the stack overflows
+// it, and after an overflow everything is copied outside until the stack
+// unwinds. With chain detection a copy that needs a frame stays in the
+// active frame, as the next element of a chain, when it goes through a
+// recursive arc in tail position (to an object of the referrer's class, or
+// through the class's hottest slot to one of its declaration family, with
+// no reference after it in the element: scanning it next is what the push
+// would have done), or when its push would overflow the stack. An arc with
+// references after it (a branch) is still pushed, so trees keep their
+// depth-first order. The frame then holds the chain: each element copies
+// its first link into the frame, right behind the last element, further
+// links up the stack, and everything else (the payload) outside, so that
+// the links stay back to back and the payload is work other workers can
+// take.
+//
+// A chain frame whose whitespace runs out releases its unscanned elements
+// (the tail) as a chain workspace, scanned as a chain wherever it is
+// taken, and takes fresh whitespace. A long chain is one frame's work, so
+// it would be one worker's: while a peer is stalled the chain frame
+// releases its tail at each element boundary, and the worker releases its
+// outside material and keeps only half of its worklist's head
+// (evacuator_steal.go), so that the peer finds work to steal.
+
+// chain is a stack frame's chain state; the zero value is a frame that
+// holds none.
+type chain struct {
+	// link is the class whose objects continue the chain besides the
+	// referrer's own class: the class of the element that started it. 0
+	// when the frame holds no chain.
+	link Meta
+	// full: a link did not fit the frame's whitespace and was copied
+	// outside; the frame takes fresh whitespace at the next element.
+	full bool
+	// linkedAt is the scan head, tagged with bit 0, of the element that
+	// has copied its first link (every frame: pushOrChain uses it too);
+	// a new element is not linked without a store per element.
+	linkedAt uintptr
+}
+
+// active reports whether the frame holds a chain.
+func (c *chain) active() bool { return c.link != 0 }
+
+// start makes the frame hold a chain continued by objects of class link.
+func (c *chain) start(link Meta) { c.link = link }
+
+// isLink reports whether a copy of an object of class to, made through a
+// slot of an object of class from (hot: the class's hottest slot), is a
+// recursive arc: to is from's class, the chain's link class, or the slot
+// is from's hottest and to is of from's declaration family (sameFamily).
+func (c *chain) isLink(from, to Meta, hot bool) bool {
+	return to == from || to == c.link || hot && sameFamily(from, to)
+}
+
+// sameFamily reports whether two classes are of one declaration family:
+// instances of the same kind whose hottest slots are the same slot (a
+// subclass inherits its superclass's fields first, so a linked node class
+// and its subclasses link through one slot index).
+func sameFamily(a, b Meta) bool {
+	if a.Layout() != LayoutFixed || b.Layout() != LayoutFixed || a.kind() != b.kind() {
+		return false
+	}
+	ha, oka := a.HotSlot()
+	hb, okb := b.HotSlot()
+	return oka && okb && ha == hb
+}
+
+// chainStats are one worker's chain counters for a collection (part of
+// workerStats).
+type chainStats struct {
+	chains      uint64 // chains started
+	chainCopies uint64 // objects copied through a chain's links
+	released    uint64 // chain tails released to the worklist
+}
+
+func (s *chainStats) add(o *chainStats) {
+	s.chains += o.chains
+	s.chainCopies += o.chainCopies
+	s.released += o.released
+}
+
+// verify checks a chain frame (-Xcheck:gc): its link class is a ClassMeta
+// the heap knows, and the frame is a copyspace of its region.
+func (c *chain) verify(h *Heap, fr *copyspace) error {
+	if !c.active() {
+		return nil
+	}
+	if !h.validMeta(c.link) {
+		return fmt.Errorf("chain frame's link class %#x is not a ClassMeta", uint32(c.link))
+	}
+	lo, hi := h.regionBounds(fr.region)
+	if err := fr.verify(lo, hi); err != nil {
+		return fmt.Errorf("chain frame: %v", err)
+	}
+	return nil
+}

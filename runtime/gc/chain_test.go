@@ -1,0 +1,108 @@
+package gc
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestChainIsLink(t *testing.T) {
+	g := newGraphHeap(t, Config{MaxHeap: 8 << 20, NurserySize: 512 << 10})
+	node, _ := g.h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 3, Kind: 1})
+	sub, _ := g.h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 4, Kind: 1})
+	attr, _ := g.h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 2, Kind: 1})
+	var c chain
+	if c.active() {
+		t.Fatal("the zero chain is active")
+	}
+	if !c.isLink(node, node, false) {
+		t.Error("an arc to the referrer's own class is not a link")
+	}
+	if c.isLink(node, g.array, true) || c.isLink(node, sub, false) {
+		t.Error("an arc to another class is a link")
+	}
+	// Without a profile, class identity decides; the hottest slot links
+	// a class family that shares it.
+	if c.isLink(node, sub, true) {
+		t.Error("a hot arc to a class with no hot slot is a link")
+	}
+	node.SetHotSlot(2)
+	sub.SetHotSlot(2)
+	attr.SetHotSlot(0)
+	if !c.isLink(node, sub, true) {
+		t.Error("a hot arc to a class of the family is not a link")
+	}
+	if c.isLink(node, sub, false) || c.isLink(node, attr, true) || c.isLink(node, g.array, true) {
+		t.Error("a cold arc, or a hot arc out of the family, is a link")
+	}
+	c.start(g.array)
+	if !c.active() || !c.isLink(node, g.array, false) {
+		t.Error("a chain's link class does not continue it")
+	}
+	fr := copyspace{region: survivorRegion, base: g.h.survLo, scan: g.h.survLo, copy: g.h.survLo, end: g.h.survLo + 64}
+	if err := c.verify(g.h, &fr); err != nil {
+		t.Errorf("verify: %v", err)
+	}
+	bad := chain{link: Meta(uint32(g.node) + 8)}
+	if err := bad.verify(g.h, &fr); err == nil || !strings.Contains(err.Error(), "not a ClassMeta") {
+		t.Errorf("verify of a bad link class: %v", err)
+	}
+	fr.scan = fr.copy + 8
+	if err := c.verify(g.h, &fr); err == nil {
+		t.Error("verify of a frame out of order passed")
+	}
+}
+
+// TestChainCopiesListBackToBack copies a 5000-node linked list (32-byte
+// nodes: slot 0, a payload array, next) with the evacuator at distance 0.
+// The payload is declared first, so the evacuator pushes it and then the
+// next node, depth-first, until the stack overflows. With chain detection
+// that overflow starts a chain: from then on each node is copied right
+// behind the one that refers to it (but where the chain's whitespace is
+// refreshed), the payload outside, and the stack does not overflow again.
+// Without it the 32-frame stack overflows again and again.
+func TestChainCopiesListBackToBack(t *testing.T) {
+	const n = 5000
+	run := func(t *testing.T, noChains bool) (*graphHeap, Meta) {
+		cfg := Config{MaxHeap: 64 << 20, NurserySize: 16 << 20, Collector: Recursive, Verify: true, ChainDetection: !noChains}
+		g := newGraphHeap(t, cfg)
+		node, _ := g.h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 3})
+		g.roots.vals = []Value{Nil, Nil}
+		for i := 0; i < n; i++ {
+			g.roots.vals[1] = FromRef(g.h.allocSlots(g.array, 4, Number(1)))
+			r := g.h.allocFixed(node, Nil)
+			g.h.Store(r, 2, g.roots.vals[1])
+			g.h.Store(r, 3, g.roots.vals[0])
+			g.roots.vals[0] = FromRef(r)
+		}
+		g.roots.vals[1] = Nil
+		g.h.collectNursery(CauseStress)
+		return g, node
+	}
+	g, node := run(t, false)
+	s := &g.h.stats.total
+	if s.stackOverflows > 1 || s.chain.chains == 0 {
+		t.Errorf("with chains: %d stack overflows, %d chains", s.stackOverflows, s.chain.chains)
+	}
+	if s.chain.chainCopies < n-40 {
+		t.Errorf("%d link copies, want nearly %d", s.chain.chainCopies, n-1)
+	}
+	apart := 0
+	for r := g.roots.vals[0].AsRef(); ; {
+		next := g.h.Load(r, 3)
+		if next == Nil {
+			break
+		}
+		if uintptr(next.AsRef()-r)<<3 != node.size() {
+			apart++
+		}
+		r = next.AsRef()
+	}
+	t.Logf("%d nodes apart", apart)
+	if apart > 40 {
+		t.Errorf("%d of %d nodes not right behind their predecessor", apart, n-1)
+	}
+	g, _ = run(t, true)
+	if s := &g.h.stats.total; s.stackOverflows < 10 || s.chain.chains != 0 {
+		t.Errorf("without chains: %d stack overflows, %d chains", s.stackOverflows, s.chain.chains)
+	}
+}
