@@ -40,6 +40,17 @@ TRAVERSAL = {
 }
 
 
+def ready(minivm):
+    """Reports whether valgrind is there (else says the run is skipped);
+    exits when the minivm binary is missing."""
+    if shutil.which("valgrind") is None:
+        print("skipped: valgrind not found (apt-get install valgrind)")
+        return False
+    if not os.path.exists(minivm):
+        sys.exit("no minivm binary at %s (go build -o minivm ./cmd/minivm)" % minivm)
+    return True
+
+
 def callgrind(cmd, function, extra=()):
     """Runs cmd (a minivm command line) under callgrind with a stats file
     and returns the inclusive instructions of function (a regexp matched
@@ -136,11 +147,8 @@ def main():
     ap.add_argument("--breakdown", action="store_true", help="also sort the traversal's instructions by kind")
     ap.add_argument("programs", nargs="*", default=[os.path.join(os.path.dirname(os.path.abspath(__file__)), "dom_tree.lox")])
     a = ap.parse_args()
-    if shutil.which("valgrind") is None:
-        print("skipped: valgrind not found (apt-get install valgrind)")
+    if not ready(a.minivm):
         return
-    if not os.path.exists(a.minivm):
-        sys.exit("no minivm binary at %s (go build -o minivm ./cmd/minivm)" % a.minivm)
     print("| program | collector | nursery GCs | copied objects | instructions | per copied object |")
     print("|---|---|---|---|---|---|")
     breakdowns = []

@@ -14,9 +14,9 @@ e.g.   mark_cost.py benchmarks/full_gc.lox
 Go needs GODEBUG=asyncpreemptoff=1 under valgrind (set here). A run of
 full_gc.lox takes several minutes per order.
 """
-import argparse, os, shlex, shutil, sys
+import argparse, os, shlex
 
-from copy_cost import callgrind
+from copy_cost import callgrind, ready
 
 ORDERS = ["depthFirst", "breadthFirst", "prefetch"]
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -36,11 +36,8 @@ def main():
     ap.add_argument("--flags", default="", help="extra minivm flags")
     ap.add_argument("programs", nargs="*", default=[os.path.join(HERE, "full_gc.lox")])
     a = ap.parse_args()
-    if shutil.which("valgrind") is None:
-        print("skipped: valgrind not found (apt-get install valgrind)")
+    if not ready(a.minivm):
         return
-    if not os.path.exists(a.minivm):
-        sys.exit("no minivm binary at %s (go build -o minivm ./cmd/minivm)" % a.minivm)
     print("| program | mark order | global GCs | marked objects | instructions | per marked object |")
     print("|---|---|---|---|---|---|")
     for prog in a.programs:

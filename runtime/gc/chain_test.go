@@ -66,15 +66,7 @@ func TestChainCopiesListBackToBack(t *testing.T) {
 		cfg := Config{MaxHeap: 64 << 20, NurserySize: 16 << 20, Collector: Recursive, Verify: true, ChainDetection: !noChains}
 		g := newGraphHeap(t, cfg)
 		node, _ := g.h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 3})
-		g.roots.vals = []Value{Nil, Nil}
-		for i := 0; i < n; i++ {
-			g.roots.vals[1] = FromRef(g.h.allocSlots(g.array, 4, Number(1)))
-			r := g.h.allocFixed(node, Nil)
-			g.h.Store(r, 2, g.roots.vals[1])
-			g.h.Store(r, 3, g.roots.vals[0])
-			g.roots.vals[0] = FromRef(r)
-		}
-		g.roots.vals[1] = Nil
+		buildPayloadList(g, node, n)
 		g.h.collectNursery(CauseStress)
 		return g, node
 	}

@@ -30,15 +30,7 @@ func TestHotContainment(t *testing.T) {
 		if order {
 			node.SetScanOrder([]int{2, 1, 0})
 		}
-		g.roots.vals = []Value{Nil, Nil}
-		for i := 0; i < n; i++ {
-			g.roots.vals[1] = FromRef(g.h.allocSlots(g.array, 4, Number(1)))
-			r := g.h.allocFixed(node, Nil)
-			g.h.Store(r, 2, g.roots.vals[1])
-			g.h.Store(r, 3, g.roots.vals[0])
-			g.roots.vals[0] = FromRef(r)
-		}
-		g.roots.vals[1] = Nil
+		buildPayloadList(g, node, n)
 		g.h.collectNursery(CauseStress)
 		return &g.h.stats.total
 	}
@@ -76,4 +68,19 @@ func TestArcSlot(t *testing.T) {
 	if s.hotCopies != 2 || s.hotContained != 1 || s.copiedObjects() != 4 || s.distance[4] != 2 || s.insideBytes != 0 {
 		t.Fatalf("stats %+v", s)
 	}
+}
+
+// buildPayloadList builds a list of n nodes of class node (three slots:
+// unused, payload, next), each with a 4-element payload array allocated
+// before it, and leaves its head in root 0.
+func buildPayloadList(g *graphHeap, node Meta, n int) {
+	g.roots.vals = []Value{Nil, Nil}
+	for i := 0; i < n; i++ {
+		g.roots.vals[1] = FromRef(g.h.allocSlots(g.array, 4, Number(1)))
+		r := g.h.allocFixed(node, Nil)
+		g.h.Store(r, 2, g.roots.vals[1])
+		g.h.Store(r, 3, g.roots.vals[0])
+		g.roots.vals[0] = FromRef(r)
+	}
+	g.roots.vals[1] = Nil
 }
