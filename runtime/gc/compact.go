@@ -43,7 +43,7 @@ const regionCells = 256
 type compactRegion struct {
 	lm            *liveMap
 	lo, hi        uintptr // object starts in [lo, hi) belong to this region
-	live          uintptr // live bytes in [lo, hi)
+	live, below   uintptr // live bytes in [lo, hi), and in the map before lo
 	first, end    uintptr // source extent: first start, end of the last object; equal when empty
 	dest, destEnd uintptr // destination range
 	remembered    []uintptr
@@ -110,12 +110,12 @@ func (c *compactor) summarize(n int) (tenureLive, nurseryLive uintptr) {
 		if r.lm == c.nursery {
 			base = &nurseryLive
 		}
-		r.live, *base = *base, *base+r.live // r.live now holds the live bytes below r
+		r.below, *base = *base, *base+r.live
 	}
 	c.run(n, passPrefix, func(_ *compactWorker, i int) {
 		r := &c.regions[i]
 		first, last := r.cells()
-		r.lm.fillPrefix(first, last, r.live)
+		r.lm.fillPrefix(first, last, r.below)
 	})
 	return tenureLive, nurseryLive
 }
