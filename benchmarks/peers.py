@@ -12,7 +12,9 @@ on the machine disturbs less); the table shows their medians, minivm's
 ratio to the fastest of the others, and the geometric mean of that ratio.
 
 Interpreters: minivm (--minivm, default ./minivm), clox when the CLOX
-environment variable names a binary, python3, lua5.4 and luajit -joff;
+environment variable names a binary (benchmarks/peers/build_clox.sh
+builds one from a craftinginterpreters checkout), python3, lua5.4 and
+luajit -joff;
 one that is not installed is left out. More --minivm binaries add columns
 (minivm#2, ...) to compare builds, and --builds leaves out all but the
 minivm builds; the ratio column is always that of the first, to the
