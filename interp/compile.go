@@ -222,6 +222,7 @@ var stackEffect = [numOpcodes]int{
 	opSetLocalPop: -1, opSetGlobalPop: -1, opLessConstJump: -1, opLocalAddConst: 1, opLocalSubConst: 1,
 	opLocalLessConstJump: 0, opReturnLocal: 0, opSetPropertyPop: -2,
 	opGlobalLessConstJump: 0, opGlobalAddConst: 1, opGlobalSubConst: 1,
+	opCallGlobalLocalAddConst: 1, opCallGlobalLocalSubConst: 1,
 }
 
 func (c *compiler) adjust(delta int) {
@@ -646,6 +647,9 @@ func (c *compiler) exprFirst(e lang.Expr) (first lang.Expr, end int) {
 			return callee.Object, 0 // then the arguments and one INVOKE
 		case *lang.SuperExpr:
 			c.superInvoke(e, callee)
+			return nil, e.Paren.Line
+		}
+		if c.callGlobalLocalConst(e) {
 			return nil, e.Paren.Line
 		}
 		return e.Callee, 0

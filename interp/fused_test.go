@@ -89,3 +89,33 @@ func TestFusedErrors(t *testing.T) {
 		t.Errorf("code %d stdout %q", code, stdout)
 	}
 }
+
+// TestCallGlobalLocalConst checks that `g(x - k)` is one instruction and
+// that it behaves, errors and traces included, as the unfused sequence
+// does: in each program the callee at $ is once g and once (g), which is
+// not fused.
+func TestCallGlobalLocalConst(t *testing.T) {
+	if got := disassembleFunc(t, "fun f(n) { return f(n - 2) + f(n + 1); }"); strings.Count(got, "CALL_GLOBAL_LOCAL_") != 2 || strings.Contains(got, " CALL ") {
+		t.Errorf("want two fused calls:\n%s", got)
+	}
+	for _, tc := range []struct{ src, g string }{
+		{"fun f(n) {\n  if (n < 2) return n;\n  return $(n - 2) + $(n - 1);\n}\nprint f(15);\n", "f"},
+		{"fun f(n) {\n  return $\n(n\n - 1\n);\n}\nf(3);\n", "u"},
+		{"fun f(n) {\n  return $\n(n\n - 1\n);\n}\nf(nil);\n", "f"},
+		{"fun g(a, b) {}\nfun f(n) {\n  return $\n(n\n + 1\n);\n}\nf(1);\n", "g"},
+		{"var g = 1;\nfun f(n) {\n  return $(n\n - 1\n);\n}\nf(1);\n", "g"},
+		{"fun g(a) { return a.x; }\nfun f(n) {\n  return $\n(n\n + 1\n);\n}\nf(1);\n", "g"},
+		{"fun f(n) {\n  return $(n\n + 1);\n}\nf(0);\n", "f"},
+		{"fun f(n) {\n  return $\n(n - 1);\n}\nf(0);\n", "clock"},
+		{"class A { init(x) { print x; } }\nfun f(n) {\n  $(n + 1);\n  return A\n(n - 1);\n}\nf(0);\n", "A"},
+		{"class A { m(x) { return x; } }\nvar m = A().m;\nfun f(n) { return $(n - 1); }\nprint f(3);\n", "m"},
+	} {
+		src := strings.ReplaceAll(tc.src, "$", tc.g)
+		unfused := strings.ReplaceAll(tc.src, "$", "("+tc.g+")")
+		stdout, stderr, code := runLox(t, src, Options{Heap: testHeap})
+		wantOut, wantErr, wantCode := runLox(t, unfused, Options{Heap: testHeap})
+		if stdout != wantOut || stderr != wantErr || code != wantCode {
+			t.Errorf("%q: got %d %q %q, unfused %d %q %q", src, code, stdout, stderr, wantCode, wantOut, wantErr)
+		}
+	}
+}

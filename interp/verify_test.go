@@ -48,6 +48,10 @@ func verifyProto(vm *VM, p *proto) error {
 				if slot := u16(p.code, ip+1); slot >= h {
 					return fmt.Errorf("%s: %s of slot %d at height %d", p.displayName(), op, slot, h)
 				}
+			case opCallGlobalLocalAddConst, opCallGlobalLocalSubConst:
+				if slot := u16(p.code, ip+5); slot >= h {
+					return fmt.Errorf("%s: %s of slot %d at height %d", p.displayName(), op, slot, h)
+				}
 			case opGetUpvalue, opSetUpvalue:
 				if i := u16(p.code, ip+1); i >= p.nUpvalues {
 					return fmt.Errorf("%s: upvalue %d of %d", p.displayName(), i, p.nUpvalues)

@@ -575,6 +575,27 @@ func (vm *VM) run() error {
 				ip++
 				callee = ld(stk, sp-1-argc)
 				goto call
+			case opCallGlobalLocalAddConst, opCallGlobalLocalSubConst:
+				// GET_GLOBAL, LOCAL_ADD/SUB_CONST and CALL 1; each error at
+				// the line of its part (see callGlobalLocalConst).
+				g := rd32(code, ip)
+				callee = vm.glob[g]
+				if callee == gc.Undefined {
+					fr.ip, vm.sp = ip+4, sp
+					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
+				}
+				a := ld(stk, fr.base+rd16(code, ip+4))
+				st(stk, sp, callee)
+				st(stk, sp+1, a)
+				sp += 2
+				if !a.IsNumber() {
+					fr.ip, vm.sp = ip+14, sp
+					return vm.runtimeError("%s", constOperandError(op == opCallGlobalLocalAddConst))
+				}
+				st(stk, sp-1, addSubConst(op == opCallGlobalLocalAddConst, a.AsNumber(), gc.Value(rd64(code, ip+6)).AsNumber()))
+				ip += 15
+				argc = 1
+				goto call
 			case opInvoke:
 				ic := &fr.proto.ics[rd32(code, ip)]
 				argc = rd8(code, ip+4)
