@@ -279,7 +279,7 @@ func (vm *VM) run() error {
 					st(stk, sp, h.Load(up, upvalueValueWord))
 				} else {
 					fr.ip, vm.sp = ip, sp
-					vm.pushForeignUpvalue(up)
+					vm.pushForeignUpvalue(up, sp)
 					goto reload
 				}
 				sp++
@@ -310,7 +310,7 @@ func (vm *VM) run() error {
 					}
 				}
 				fr.ip, vm.sp = ip, sp
-				if err := vm.getProperty(ic); err != nil {
+				if err := vm.getProperty(ic, sp-1); err != nil {
 					return err
 				}
 				goto reload
@@ -327,7 +327,7 @@ func (vm *VM) run() error {
 					}
 				}
 				fr.ip, vm.sp = ip, sp
-				if err := vm.getProperty(ic); err != nil {
+				if err := vm.getProperty(ic, sp-1); err != nil {
 					return err
 				}
 				goto reload
@@ -346,18 +346,19 @@ func (vm *VM) run() error {
 					goto reload
 				}
 				fr.ip, vm.sp = ip, sp
-				if err := vm.setProperty(ic); err != nil {
-					return err
-				}
+				top := sp - 1
 				if op == opSetPropertyPop {
-					vm.sp--
+					top--
+				}
+				if err := vm.setProperty(ic, sp-2, top); err != nil {
+					return err
 				}
 				goto reload
 			case opGetSuper:
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				if err := vm.getSuper(ic); err != nil {
+				if err := vm.getSuper(ic, sp-2); err != nil {
 					return err
 				}
 				goto reload
@@ -381,8 +382,8 @@ func (vm *VM) run() error {
 						eq = false
 						break
 					}
-					fr.ip, vm.sp = ip, sp
-					vm.stack[sp-1] = gc.Bool(vm.stringsEqual(ra, rb) == (op == opEqual))
+					fr.ip, vm.sp = ip, sp+1
+					vm.compareStrings(sp-1, op == opEqual)
 					goto reload
 				}
 				st(stk, sp-1, gc.Bool(eq == (op == opEqual)))
@@ -423,7 +424,7 @@ func (vm *VM) run() error {
 				if !vm.isString(a) || !vm.isString(b) {
 					return vm.runtimeError("Operands must be two numbers or two strings.")
 				}
-				vm.concat()
+				vm.concat(sp - 2)
 				goto reload
 			case opAddConst:
 				a := ld(stk, sp-1)
@@ -529,8 +530,7 @@ func (vm *VM) run() error {
 				st(stk, sp-1, gc.Number(-a.AsNumber()))
 			case opPrint:
 				fr.ip, vm.sp = ip, sp
-				vm.printTop() // locks the output: the value stays on the stack meanwhile
-				vm.sp--
+				vm.printSlot(sp - 1) // locks the output: the value stays on the stack meanwhile
 				goto reload
 
 			case opJump:
@@ -622,7 +622,7 @@ func (vm *VM) run() error {
 				{
 					fr.ip, vm.sp = ip, sp
 					var err error
-					if callee, argc, err = vm.invoke(ic, argc); err != nil {
+					if callee, argc, err = vm.invoke(ic, sp-1-argc, argc); err != nil {
 						return err
 					}
 				}
@@ -633,13 +633,13 @@ func (vm *VM) run() error {
 				ip += 5
 				fr.ip, vm.sp = ip, sp
 				var err error
-				if callee, argc, err = vm.superInvoke(ic, argc); err != nil {
+				if callee, argc, err = vm.superInvoke(ic, sp-1, argc); err != nil {
 					return err
 				}
 				goto reloadCall
 			case opClosure:
 				fr.ip, vm.sp = ip, sp
-				vm.makeClosure()
+				vm.makeClosure(sp)
 				goto reload
 			case opCloseUpvalue:
 				sp--
@@ -672,34 +672,31 @@ func (vm *VM) run() error {
 				d := vm.classDescs[rd32(code, ip)]
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				vm.newClass(d, fr.proto.consts)
+				vm.newClass(d, fr.proto.consts, sp)
 				goto reload
 			case opInherit:
 				fr.ip, vm.sp = ip, sp
 				if !vm.isKind(ld(stk, sp-2), kClass) {
 					return vm.runtimeError("Superclass must be a class.")
 				}
-				vm.inherit()
-				vm.sp--
+				vm.inherit(sp - 2)
 				goto reload
 			case opMethod:
 				name := int32(rd32(code, ip))
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				vm.defineMethod(name)
-				vm.sp--
+				vm.defineMethod(name, sp-2)
 				goto reload
 			case opEndClass:
 				fr.ip, vm.sp = ip, sp
-				vm.endClass()
-				vm.sp--
+				vm.endClass(sp - 1)
 				goto reload
 
 			case opArray:
 				n := rd32(code, ip)
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				vm.makeArray(n)
+				vm.makeArray(sp-n, n)
 				goto reload
 			case opIndexGet:
 				if a, x := ld(stk, sp-2), ld(stk, sp-1); a.IsRef() && x.IsNumber() {
@@ -788,7 +785,7 @@ func (vm *VM) run() error {
 				goto call
 			case k == kClass:
 				fr.ip, vm.sp = ip, sp
-				callee, argc = vm.instantiate(argc)
+				callee, argc = vm.instantiate(sp-1-argc, argc)
 				if callee != gc.Nil {
 					goto reloadCall
 				}
@@ -798,7 +795,7 @@ func (vm *VM) run() error {
 				goto reload
 			case k == kNative:
 				fr.ip, vm.sp = ip, sp
-				if err := vm.callNative(int(h.RawWord(r, nativeIndexWord)), argc); err != nil {
+				if err := vm.callNative(int(h.RawWord(r, nativeIndexWord)), sp-1-argc, argc); err != nil {
 					return err
 				}
 				goto reload
@@ -839,8 +836,9 @@ func (vm *VM) run() error {
 }
 
 // makeClosure executes CLOSURE at fr.ip: it reads the prototype and the
-// upvalue descriptors, allocates the closure and captures its upvalues.
-func (vm *VM) makeClosure() {
+// upvalue descriptors, allocates the closure into stack[dst], the top, and
+// captures its upvalues.
+func (vm *VM) makeClosure(dst int) {
 	h := vm.heap
 	fr := &vm.frames[vm.fp-1]
 	code := fr.proto.code
@@ -850,7 +848,8 @@ func (vm *VM) makeClosure() {
 	np := vm.protoT[pi]
 	r := vm.mut.AllocSlots(vm.m.closure, np.nUpvalues, gc.Nil)
 	h.SetRawWord(r, 1, uint64(np.nUpvalues)|uint64(pi)<<32)
-	vm.push(gc.FromRef(r))
+	vm.stack[dst] = gc.FromRef(r)
+	vm.sp = dst + 1
 	for i := 0; i < np.nUpvalues; i++ {
 		isLocal, idx := code[ip], u16(code, ip+1)
 		ip += 3
@@ -860,45 +859,41 @@ func (vm *VM) makeClosure() {
 		} else {
 			up = h.Load(fr.closure.AsRef(), slotsFirst+idx)
 		}
-		h.Store(vm.stack[vm.sp-1].AsRef(), slotsFirst+i, up)
+		h.Store(vm.stack[dst].AsRef(), slotsFirst+i, up)
 	}
 	fr.ip = ip
 }
 
-// makeArray replaces the n values on top of the stack with an array of
-// them.
-func (vm *VM) makeArray(n int) {
+// makeArray replaces the n values at stack[first:], the top, with an
+// array of them at stack[first].
+func (vm *VM) makeArray(first, n int) {
 	h := vm.heap
 	r := vm.newArray(n, gc.Nil)
-	base := vm.sp - n
 	for i := 0; i < n; i++ {
-		h.Store(r, slotsFirst+i, vm.stack[base+i])
+		h.Store(r, slotsFirst+i, vm.stack[first+i])
 	}
-	vm.sp = base
-	vm.push(gc.FromRef(r))
+	vm.stack[first] = gc.FromRef(r) // first may be the top: n == 0
+	vm.sp = first + 1
 }
 
-// getSuper replaces `this super` on top of the stack with this bound to
-// the superclass's method ic.name.
-func (vm *VM) getSuper(ic *inlineCache) error {
+// getSuper replaces `this super` at stack[slot] and stack[slot+1], the
+// top, with this bound to the superclass's method ic.name.
+func (vm *VM) getSuper(ic *inlineCache, slot int) error {
 	vm.lockTables()
 	defer vm.tablesMu.Unlock()
-	m, err := vm.superMethod(ic, vm.stack[vm.sp-1].AsRef())
+	m, err := vm.superMethod(ic, vm.stack[slot+1].AsRef())
 	if err != nil {
 		return err
 	}
-	s := vm.stack[vm.sp-2 : vm.sp]
-	s[0], s[1] = s[1], s[0] // super this: bind the receiver on top
-	vm.bindMethod(m, vm.sp-2)
-	vm.sp--
-	vm.stack[vm.sp-1] = vm.stack[vm.sp]
+	vm.bindMethod(m, slot, slot+1) // the superclass stays rooted meanwhile
+	vm.sp = slot + 1
 	return nil
 }
 
-// instantiate replaces the class at stack[sp-1-argc] with a new instance
-// and returns the class's initializer closure, or Nil, and argc.
-func (vm *VM) instantiate(argc int) (gc.Value, int) {
-	slot := vm.sp - 1 - argc
+// instantiate replaces the class at stack[slot], below its argc
+// arguments, with a new instance and returns the class's initializer
+// closure, or Nil, and argc.
+func (vm *VM) instantiate(slot, argc int) (gc.Value, int) {
 	rec := vm.classOf(vm.stack[slot].AsRef())
 	meta := rec.meta
 	if meta == 0 {
