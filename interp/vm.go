@@ -184,7 +184,6 @@ func protoAt(protos []*proto, i uint64) *proto {
 // the state at every dispatch.
 func (vm *VM) run() error {
 	var (
-		h      *gc.Heap
 		fr     *frame
 		code   unsafe.Pointer // fr.proto.code
 		stk    unsafe.Pointer // vm.stack
@@ -193,7 +192,6 @@ func (vm *VM) run() error {
 		callee gc.Value // call: the value to call, at stack[sp-1-argc]
 		argc   int
 	)
-	h = vm.heap
 	fr = &vm.frames[vm.fp-1]
 	code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
 	stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
@@ -271,6 +269,7 @@ func (vm *VM) run() error {
 				}
 				vm.glob[g] = ld(stk, sp-1)
 			case opGetUpvalue:
+				h := vm.heap
 				up := h.Load(fr.closure.AsRef(), slotsFirst+rd16(code, ip)).AsRef()
 				ip += 2
 				if w := h.RawWord(up, upvalueStateWord); w>>32 == vm.tid && w != 0 {
@@ -284,6 +283,7 @@ func (vm *VM) run() error {
 				}
 				sp++
 			case opSetUpvalue:
+				h := vm.heap
 				up := h.Load(fr.closure.AsRef(), slotsFirst+rd16(code, ip)).AsRef()
 				ip += 2
 				w := h.RawWord(up, upvalueStateWord)
@@ -300,6 +300,7 @@ func (vm *VM) run() error {
 				goto reload
 
 			case opGetProperty:
+				h := vm.heap
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
 				v := ld(stk, sp-1)
@@ -315,6 +316,7 @@ func (vm *VM) run() error {
 				}
 				goto reload
 			case opGetLocalProperty:
+				h := vm.heap
 				v := ld(stk, fr.base+rd16(code, ip))
 				ic := &fr.proto.ics[rd32(code, ip+2)]
 				ip += 6
@@ -332,6 +334,7 @@ func (vm *VM) run() error {
 				}
 				goto reload
 			case opSetProperty, opSetPropertyPop:
+				h := vm.heap
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
 				v := ld(stk, sp-2)
@@ -377,6 +380,7 @@ func (vm *VM) run() error {
 				case !a.IsRef() || !b.IsRef():
 					eq = false
 				default:
+					h := vm.heap
 					ra, rb := a.AsRef(), b.AsRef()
 					if h.Kind(ra) != kString || h.Kind(rb) != kString || h.RawWord(ra, 1) != h.RawWord(rb, 1) {
 						eq = false
@@ -597,6 +601,7 @@ func (vm *VM) run() error {
 				argc = 1
 				goto call
 			case opInvoke:
+				h := vm.heap
 				ic := &fr.proto.ics[rd32(code, ip)]
 				argc = rd8(code, ip+4)
 				ip += 5
@@ -699,6 +704,7 @@ func (vm *VM) run() error {
 				vm.makeArray(sp-n, n)
 				goto reload
 			case opIndexGet:
+				h := vm.heap
 				if a, x := ld(stk, sp-2), ld(stk, sp-1); a.IsRef() && x.IsNumber() {
 					r := a.AsRef()
 					if f := x.AsNumber(); h.Kind(r) == kArray && f >= 0 && f < float64(h.Length(r)) && float64(int(f)) == f {
@@ -710,6 +716,7 @@ func (vm *VM) run() error {
 				fr.ip, vm.sp = ip, sp
 				return vm.indexError(ld(stk, sp-2), ld(stk, sp-1))
 			case opIndexSet:
+				h := vm.heap
 				if a, x := ld(stk, sp-3), ld(stk, sp-2); a.IsRef() && x.IsNumber() {
 					r := a.AsRef()
 					if f := x.AsNumber(); h.Kind(r) == kArray && f >= 0 && f < float64(h.Length(r)) && float64(int(f)) == f {
@@ -733,6 +740,7 @@ func (vm *VM) run() error {
 	call:
 		// Call callee (at stack[sp-1-argc]) with argc arguments above it.
 		if callee.IsRef() {
+			h := vm.heap
 			r := callee.AsRef()
 			// The closure case is tested first: a switch would compare
 			// kinds in numeric order.
@@ -745,9 +753,11 @@ func (vm *VM) run() error {
 				}
 				if vm.fp == len(vm.frames) {
 					fr.ip, vm.sp = ip, sp
+					vm.pendingCallee, vm.pendingArgc = callee, argc
 					if !vm.growFrames() {
 						return vm.runtimeError("Stack overflow.")
 					}
+					callee, argc = vm.pendingCallee, vm.pendingArgc
 					goto reloadCall // fr points into the old frames
 				}
 				vm.steps--
@@ -759,9 +769,11 @@ func (vm *VM) run() error {
 				fr.ip = ip
 				fr = nextFrame(fr, 1)
 				vm.fp++
-				fr.closure, fr.proto, fr.ip, fr.base = callee, np, 0, base
+				// fr.ip is set where a slow path leaves the loop (the
+				// running frame's ip lives in the local until then).
+				fr.closure, fr.proto, fr.base = callee, np, base
 				if base+np.maxStack > len(vm.stack) {
-					vm.sp = sp
+					fr.ip, vm.sp = 0, sp
 					if !vm.growStack(base + np.maxStack) {
 						vm.fp--
 						return vm.runtimeError("Stack overflow.")
@@ -770,7 +782,7 @@ func (vm *VM) run() error {
 				}
 				if vm.poll.Load() {
 					// The new frame holds the callee: park here.
-					vm.sp = sp
+					fr.ip, vm.sp = 0, sp
 					if err := vm.safepoint(); err != nil {
 						return err
 					}
@@ -818,7 +830,6 @@ func (vm *VM) run() error {
 		}
 	reload:
 		// Rebuild the locals from the VM after a call out or a frame change.
-		h = vm.heap
 		fr = &vm.frames[vm.fp-1]
 		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
 		stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
@@ -826,7 +837,6 @@ func (vm *VM) run() error {
 		continue
 	reloadCall:
 		// Reload, then call callee with argc arguments.
-		h = vm.heap
 		fr = &vm.frames[vm.fp-1]
 		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
 		stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
