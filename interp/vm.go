@@ -198,35 +198,47 @@ func (vm *VM) run() error {
 	ip, sp = fr.ip, vm.sp
 	for {
 		{
+			// Each case steps past its opcode itself: with one increment
+			// here, ip+1 lived in a second register, and every case left
+			// through a shared block that moved it back before the jump to
+			// the head.
 			op := opcode(rd8(code, ip))
-			ip++
 			switch op {
 			case opConstant:
+				ip++
 				st(stk, sp, fr.proto.consts[rd32(code, ip)])
 				ip += 4
 				sp++
 			case opNil:
+				ip++
 				st(stk, sp, gc.Nil)
 				sp++
 			case opTrue:
+				ip++
 				st(stk, sp, gc.True)
 				sp++
 			case opFalse:
+				ip++
 				st(stk, sp, gc.False)
 				sp++
 			case opPop:
+				ip++
 				sp--
 			case opPopN:
+				ip++
 				sp -= rd32(code, ip)
 				ip += 4
 			case opGetLocal:
+				ip++
 				st(stk, sp, ld(stk, fr.base+rd16(code, ip)))
 				ip += 2
 				sp++
 			case opSetLocal:
+				ip++
 				st(stk, fr.base+rd16(code, ip), ld(stk, sp-1))
 				ip += 2
 			case opGetGlobal:
+				ip++
 				g := rd32(code, ip)
 				ip += 4
 				v := vm.glob[g]
@@ -237,10 +249,12 @@ func (vm *VM) run() error {
 				st(stk, sp, v)
 				sp++
 			case opSetLocalPop:
+				ip++
 				sp--
 				st(stk, fr.base+rd16(code, ip), ld(stk, sp))
 				ip += 2
 			case opSetGlobalPop:
+				ip++
 				g := rd32(code, ip)
 				ip += 4
 				if vm.glob[g] == gc.Undefined {
@@ -250,6 +264,7 @@ func (vm *VM) run() error {
 				sp--
 				vm.glob[g] = ld(stk, sp)
 			case opCheckGlobal:
+				ip++
 				g := rd32(code, ip)
 				ip += 4
 				if vm.glob[g] == gc.Undefined {
@@ -257,10 +272,12 @@ func (vm *VM) run() error {
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
 				}
 			case opDefineGlobal:
+				ip++
 				sp--
 				vm.glob[rd32(code, ip)] = ld(stk, sp)
 				ip += 4
 			case opSetGlobal:
+				ip++
 				g := rd32(code, ip)
 				ip += 4
 				if vm.glob[g] == gc.Undefined {
@@ -269,6 +286,7 @@ func (vm *VM) run() error {
 				}
 				vm.glob[g] = ld(stk, sp-1)
 			case opGetUpvalue:
+				ip++
 				h := vm.heap
 				up := h.Load(fr.closure.AsRef(), slotsFirst+rd16(code, ip)).AsRef()
 				ip += 2
@@ -283,6 +301,7 @@ func (vm *VM) run() error {
 				}
 				sp++
 			case opSetUpvalue:
+				ip++
 				h := vm.heap
 				up := h.Load(fr.closure.AsRef(), slotsFirst+rd16(code, ip)).AsRef()
 				ip += 2
@@ -300,6 +319,7 @@ func (vm *VM) run() error {
 				goto reload
 
 			case opGetProperty:
+				ip++
 				h := vm.heap
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
@@ -316,6 +336,7 @@ func (vm *VM) run() error {
 				}
 				goto reload
 			case opGetLocalProperty:
+				ip++
 				h := vm.heap
 				v := ld(stk, fr.base+rd16(code, ip))
 				ic := &fr.proto.ics[rd32(code, ip+2)]
@@ -334,6 +355,7 @@ func (vm *VM) run() error {
 				}
 				goto reload
 			case opSetProperty, opSetPropertyPop:
+				ip++
 				h := vm.heap
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
@@ -358,6 +380,7 @@ func (vm *VM) run() error {
 				}
 				goto reload
 			case opGetSuper:
+				ip++
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
 				fr.ip, vm.sp = ip, sp
@@ -367,6 +390,7 @@ func (vm *VM) run() error {
 				goto reload
 
 			case opEqual, opNotEqual:
+				ip++
 				// Lox equality, with everything but comparing the bytes of
 				// two strings of equal length and hash inline.
 				a, b := ld(stk, sp-2), ld(stk, sp-1)
@@ -392,6 +416,7 @@ func (vm *VM) run() error {
 				}
 				st(stk, sp-1, gc.Bool(eq == (op == opEqual)))
 			case opGreater, opGreaterEqual, opLess, opLessEqual, opSubtract, opMultiply, opDivide:
+				ip++
 				a, b := ld(stk, sp-2), ld(stk, sp-1)
 				if !a.IsNumber() || !b.IsNumber() {
 					fr.ip, vm.sp = ip, sp
@@ -418,6 +443,7 @@ func (vm *VM) run() error {
 				sp--
 				st(stk, sp-1, v)
 			case opAdd:
+				ip++
 				a, b := ld(stk, sp-2), ld(stk, sp-1)
 				if a.IsNumber() && b.IsNumber() {
 					sp--
@@ -431,6 +457,7 @@ func (vm *VM) run() error {
 				vm.concat(sp - 2)
 				goto reload
 			case opAddConst:
+				ip++
 				a := ld(stk, sp-1)
 				b := gc.Value(rd64(code, ip))
 				ip += 8
@@ -440,6 +467,7 @@ func (vm *VM) run() error {
 				}
 				st(stk, sp-1, gc.Number(a.AsNumber()+b.AsNumber()))
 			case opSubConst:
+				ip++
 				a := ld(stk, sp-1)
 				b := gc.Value(rd64(code, ip))
 				ip += 8
@@ -449,6 +477,7 @@ func (vm *VM) run() error {
 				}
 				st(stk, sp-1, gc.Number(a.AsNumber()-b.AsNumber()))
 			case opLessConst:
+				ip++
 				a := ld(stk, sp-1)
 				b := gc.Value(rd64(code, ip))
 				ip += 8
@@ -458,6 +487,7 @@ func (vm *VM) run() error {
 				}
 				st(stk, sp-1, gc.Bool(a.AsNumber() < b.AsNumber()))
 			case opLessConstJump:
+				ip++
 				a := ld(stk, sp-1)
 				if !a.IsNumber() {
 					fr.ip, vm.sp = ip+12, sp
@@ -470,6 +500,7 @@ func (vm *VM) run() error {
 					ip = rd32(code, ip+8)
 				}
 			case opLocalLessConstJump:
+				ip++
 				a := ld(stk, fr.base+rd16(code, ip))
 				if !a.IsNumber() {
 					fr.ip, vm.sp = ip+14, sp
@@ -481,6 +512,7 @@ func (vm *VM) run() error {
 					ip = rd32(code, ip+10)
 				}
 			case opGlobalLessConstJump:
+				ip++
 				g := rd32(code, ip)
 				a := vm.glob[g]
 				if a == gc.Undefined {
@@ -497,6 +529,7 @@ func (vm *VM) run() error {
 					ip = rd32(code, ip+12)
 				}
 			case opGlobalAddConst, opGlobalSubConst:
+				ip++
 				g := rd32(code, ip)
 				a := vm.glob[g]
 				if a == gc.Undefined {
@@ -513,6 +546,7 @@ func (vm *VM) run() error {
 				}
 				st(stk, sp-1, addSubConst(op == opGlobalAddConst, a.AsNumber(), b))
 			case opLocalAddConst, opLocalSubConst:
+				ip++
 				a := ld(stk, fr.base+rd16(code, ip))
 				b := gc.Value(rd64(code, ip+2)).AsNumber()
 				ip += 10
@@ -524,8 +558,10 @@ func (vm *VM) run() error {
 				}
 				st(stk, sp-1, addSubConst(op == opLocalAddConst, a.AsNumber(), b))
 			case opNot:
+				ip++
 				st(stk, sp-1, gc.Bool(ld(stk, sp-1).IsFalsey()))
 			case opNegate:
+				ip++
 				a := ld(stk, sp-1)
 				if !a.IsNumber() {
 					fr.ip, vm.sp = ip, sp
@@ -533,25 +569,30 @@ func (vm *VM) run() error {
 				}
 				st(stk, sp-1, gc.Number(-a.AsNumber()))
 			case opPrint:
+				ip++
 				fr.ip, vm.sp = ip, sp
 				vm.printSlot(sp - 1) // locks the output: the value stays on the stack meanwhile
 				goto reload
 
 			case opJump:
+				ip++
 				ip = rd32(code, ip)
 			case opJumpIfFalse:
+				ip++
 				if ld(stk, sp-1).IsFalsey() {
 					ip = rd32(code, ip)
 				} else {
 					ip += 4
 				}
 			case opJumpIfTrue:
+				ip++
 				if !ld(stk, sp-1).IsFalsey() {
 					ip = rd32(code, ip)
 				} else {
 					ip += 4
 				}
 			case opPopJumpIfFalse:
+				ip++
 				sp--
 				if ld(stk, sp).IsFalsey() {
 					ip = rd32(code, ip)
@@ -559,6 +600,7 @@ func (vm *VM) run() error {
 					ip += 4
 				}
 			case opLoop:
+				ip++
 				vm.steps--
 				if vm.steps < 0 || vm.poll.Load() {
 					// No local may be used after the call (see run).
@@ -575,11 +617,13 @@ func (vm *VM) run() error {
 				ip = rd32(code, ip)
 
 			case opCall:
+				ip++
 				argc = rd8(code, ip)
 				ip++
 				callee = ld(stk, sp-1-argc)
 				goto call
 			case opCallGlobalLocalAddConst, opCallGlobalLocalSubConst:
+				ip++
 				// GET_GLOBAL, LOCAL_ADD/SUB_CONST and CALL 1; each error at
 				// the line of its part (see callGlobalLocalConst).
 				g := rd32(code, ip)
@@ -601,6 +645,7 @@ func (vm *VM) run() error {
 				argc = 1
 				goto call
 			case opInvoke:
+				ip++
 				h := vm.heap
 				ic := &fr.proto.ics[rd32(code, ip)]
 				argc = rd8(code, ip+4)
@@ -633,6 +678,7 @@ func (vm *VM) run() error {
 				}
 				goto reloadCall
 			case opSuperInvoke:
+				ip++
 				ic := &fr.proto.ics[rd32(code, ip)]
 				argc = rd8(code, ip+4)
 				ip += 5
@@ -643,15 +689,18 @@ func (vm *VM) run() error {
 				}
 				goto reloadCall
 			case opClosure:
+				ip++
 				fr.ip, vm.sp = ip, sp
 				vm.makeClosure(sp)
 				goto reload
 			case opCloseUpvalue:
+				ip++
 				sp--
 				fr.ip, vm.sp = ip, sp
 				vm.closeUpvalues(sp)
 				goto reload
 			case opReturn, opReturnLocal:
+				ip++
 				if op == opReturnLocal {
 					st(stk, sp, ld(stk, fr.base+rd16(code, ip)))
 					ip += 2
@@ -674,12 +723,14 @@ func (vm *VM) run() error {
 				ip = fr.ip
 
 			case opClass:
+				ip++
 				d := vm.classDescs[rd32(code, ip)]
 				ip += 4
 				fr.ip, vm.sp = ip, sp
 				vm.newClass(d, fr.proto.consts, sp)
 				goto reload
 			case opInherit:
+				ip++
 				fr.ip, vm.sp = ip, sp
 				if !vm.isKind(ld(stk, sp-2), kClass) {
 					return vm.runtimeError("Superclass must be a class.")
@@ -687,23 +738,27 @@ func (vm *VM) run() error {
 				vm.inherit(sp - 2)
 				goto reload
 			case opMethod:
+				ip++
 				name := int32(rd32(code, ip))
 				ip += 4
 				fr.ip, vm.sp = ip, sp
 				vm.defineMethod(name, sp-2)
 				goto reload
 			case opEndClass:
+				ip++
 				fr.ip, vm.sp = ip, sp
 				vm.endClass(sp - 1)
 				goto reload
 
 			case opArray:
+				ip++
 				n := rd32(code, ip)
 				ip += 4
 				fr.ip, vm.sp = ip, sp
 				vm.makeArray(sp-n, n)
 				goto reload
 			case opIndexGet:
+				ip++
 				h := vm.heap
 				if a, x := ld(stk, sp-2), ld(stk, sp-1); a.IsRef() && x.IsNumber() {
 					r := a.AsRef()
@@ -716,6 +771,7 @@ func (vm *VM) run() error {
 				fr.ip, vm.sp = ip, sp
 				return vm.indexError(ld(stk, sp-2), ld(stk, sp-1))
 			case opIndexSet:
+				ip++
 				h := vm.heap
 				if a, x := ld(stk, sp-3), ld(stk, sp-2); a.IsRef() && x.IsNumber() {
 					r := a.AsRef()
@@ -731,6 +787,7 @@ func (vm *VM) run() error {
 				return vm.indexError(ld(stk, sp-3), ld(stk, sp-2))
 
 			default:
+				ip++
 				fr.ip, vm.sp = ip, sp
 				return vm.runtimeError("internal error: bad opcode %d", op)
 			}
