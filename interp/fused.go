@@ -89,6 +89,9 @@ func (c *compiler) localConst(e *lang.BinaryExpr) (int, bool) {
 		return 0, false
 	}
 	sub := e.Op.Lexeme == "-"
+	if sub {
+		f = -f // the VM adds (see constOperandError)
+	}
 	if v.Binding.Kind == lang.BindGlobal {
 		op := opGlobalAddConst
 		if sub {
@@ -134,6 +137,7 @@ func (c *compiler) callGlobalLocalConst(e *lang.CallExpr) bool {
 	op := opCallGlobalLocalAddConst
 	if b.Op.Lexeme == "-" {
 		op = opCallGlobalLocalSubConst
+		f = -f // the VM adds (see constOperandError)
 	}
 	c.op32(op, c.u.vm.globalID(g.Name.Lexeme), g.Name.Line)
 	c.adjust(1) // the argument, above the callee, before the call pops it

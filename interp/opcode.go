@@ -136,6 +136,17 @@ func f64(code []byte, ip int) float64 {
 	return math.Float64frombits(binary.LittleEndian.Uint64(code[ip:]))
 }
 
+// addend returns the number operand at ip of a fused add- or
+// subtract-constant instruction as the source wrote it: the subtract
+// forms hold it negated.
+func addend(op opcode, code []byte, ip int) float64 {
+	switch op {
+	case opLocalSubConst, opGlobalSubConst, opCallGlobalLocalSubConst:
+		return -f64(code, ip)
+	}
+	return f64(code, ip)
+}
+
 // disassemble renders a prototype's code, one instruction per line; it is
 // a debugging aid (and used by tests to check the compiler's output).
 func (vm *VM) disassemble(p *proto) string {
@@ -158,11 +169,11 @@ func (vm *VM) disassemble(p *proto) string {
 		case op == opGlobalLessConstJump:
 			fmt.Fprintf(&b, " %d %s %d", u32(p.code, ip+1), formatNumber(f64(p.code, ip+5)), u32(p.code, ip+13))
 		case op == opGlobalAddConst || op == opGlobalSubConst:
-			fmt.Fprintf(&b, " %d %s", u32(p.code, ip+1), formatNumber(f64(p.code, ip+5)))
+			fmt.Fprintf(&b, " %d %s", u32(p.code, ip+1), formatNumber(addend(op, p.code, ip+5)))
 		case op == opCallGlobalLocalAddConst || op == opCallGlobalLocalSubConst:
-			fmt.Fprintf(&b, " %d %d %s %d", u32(p.code, ip+1), u16(p.code, ip+5), formatNumber(f64(p.code, ip+7)), p.code[ip+15])
+			fmt.Fprintf(&b, " %d %d %s %d", u32(p.code, ip+1), u16(p.code, ip+5), formatNumber(addend(op, p.code, ip+7)), p.code[ip+15])
 		case op == opLocalAddConst || op == opLocalSubConst:
-			fmt.Fprintf(&b, " %d %s", u16(p.code, ip+1), formatNumber(f64(p.code, ip+3)))
+			fmt.Fprintf(&b, " %d %s", u16(p.code, ip+1), formatNumber(addend(op, p.code, ip+3)))
 		case n == 1:
 			fmt.Fprintf(&b, " %d", p.code[ip+1])
 		case n == 2:

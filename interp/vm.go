@@ -141,16 +141,16 @@ func st(stk unsafe.Pointer, i int, v gc.Value) {
 	*(*gc.Value)(unsafe.Add(stk, i*8)) = v
 }
 
-// addSubConst is the arithmetic of the fused add- and subtract-constant
-// instructions; constOperandError their message for an operand that is
-// not a number (ADD's and SUBTRACT's).
-func addSubConst(add bool, a, b float64) gc.Value {
-	if add {
-		return gc.Number(a + b)
-	}
-	return gc.Number(a - b)
-}
+// isNumber is gc.Value.IsNumber (the quiet-NaN bits 50-62 not all set)
+// computed by two shifts: it needs one scratch register and no 64-bit
+// immediate, where the mask needs two of each, and the fast paths of the
+// dispatch loop have few registers to spare.
+func isNumber(v gc.Value) bool { return uint64(v)<<1>>51 != 1<<13-1 }
 
+// constOperandError is the message of the fused add- and
+// subtract-constant instructions for an operand that is not a number
+// (ADD's and SUBTRACT's). Their subtract forms hold the constant negated
+// (x - k is x + -k, exactly, in IEEE arithmetic), so that both forms add.
 func constOperandError(add bool) string {
 	if add {
 		return "Operands must be two numbers or two strings."
@@ -397,7 +397,7 @@ func (vm *VM) run() error {
 				sp--
 				var eq bool
 				switch {
-				case a.IsNumber() && b.IsNumber():
+				case isNumber(a) && isNumber(b):
 					eq = a.AsNumber() == b.AsNumber()
 				case a == b:
 					eq = true
@@ -418,7 +418,7 @@ func (vm *VM) run() error {
 			case opGreater, opGreaterEqual, opLess, opLessEqual, opSubtract, opMultiply, opDivide:
 				ip++
 				a, b := ld(stk, sp-2), ld(stk, sp-1)
-				if !a.IsNumber() || !b.IsNumber() {
+				if !isNumber(a) || !isNumber(b) {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
@@ -445,7 +445,7 @@ func (vm *VM) run() error {
 			case opAdd:
 				ip++
 				a, b := ld(stk, sp-2), ld(stk, sp-1)
-				if a.IsNumber() && b.IsNumber() {
+				if isNumber(a) && isNumber(b) {
 					sp--
 					st(stk, sp-1, gc.Number(a.AsNumber()+b.AsNumber()))
 					continue
@@ -461,7 +461,7 @@ func (vm *VM) run() error {
 				a := ld(stk, sp-1)
 				b := gc.Value(rd64(code, ip))
 				ip += 8
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be two numbers or two strings.")
 				}
@@ -471,7 +471,7 @@ func (vm *VM) run() error {
 				a := ld(stk, sp-1)
 				b := gc.Value(rd64(code, ip))
 				ip += 8
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
@@ -481,7 +481,7 @@ func (vm *VM) run() error {
 				a := ld(stk, sp-1)
 				b := gc.Value(rd64(code, ip))
 				ip += 8
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
@@ -489,7 +489,7 @@ func (vm *VM) run() error {
 			case opLessConstJump:
 				ip++
 				a := ld(stk, sp-1)
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip+12, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
@@ -502,7 +502,7 @@ func (vm *VM) run() error {
 			case opLocalLessConstJump:
 				ip++
 				a := ld(stk, fr.base+rd16(code, ip))
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip+14, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
@@ -519,7 +519,7 @@ func (vm *VM) run() error {
 					fr.ip, vm.sp = ip+4, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
 				}
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip+16, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
@@ -540,11 +540,11 @@ func (vm *VM) run() error {
 				ip += 12
 				st(stk, sp, a)
 				sp++
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("%s", constOperandError(op == opGlobalAddConst))
 				}
-				st(stk, sp-1, addSubConst(op == opGlobalAddConst, a.AsNumber(), b))
+				st(stk, sp-1, gc.Number(a.AsNumber()+b))
 			case opLocalAddConst, opLocalSubConst:
 				ip++
 				a := ld(stk, fr.base+rd16(code, ip))
@@ -552,18 +552,18 @@ func (vm *VM) run() error {
 				ip += 10
 				st(stk, sp, a)
 				sp++
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("%s", constOperandError(op == opLocalAddConst))
 				}
-				st(stk, sp-1, addSubConst(op == opLocalAddConst, a.AsNumber(), b))
+				st(stk, sp-1, gc.Number(a.AsNumber()+b))
 			case opNot:
 				ip++
 				st(stk, sp-1, gc.Bool(ld(stk, sp-1).IsFalsey()))
 			case opNegate:
 				ip++
 				a := ld(stk, sp-1)
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operand must be a number.")
 				}
@@ -636,11 +636,11 @@ func (vm *VM) run() error {
 				st(stk, sp, callee)
 				st(stk, sp+1, a)
 				sp += 2
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip+14, sp
 					return vm.runtimeError("%s", constOperandError(op == opCallGlobalLocalAddConst))
 				}
-				st(stk, sp-1, addSubConst(op == opCallGlobalLocalAddConst, a.AsNumber(), gc.Value(rd64(code, ip+6)).AsNumber()))
+				st(stk, sp-1, gc.Number(a.AsNumber()+gc.Value(rd64(code, ip+6)).AsNumber()))
 				ip += 15
 				argc = 1
 				goto call
@@ -760,7 +760,7 @@ func (vm *VM) run() error {
 			case opIndexGet:
 				ip++
 				h := vm.heap
-				if a, x := ld(stk, sp-2), ld(stk, sp-1); a.IsRef() && x.IsNumber() {
+				if a, x := ld(stk, sp-2), ld(stk, sp-1); a.IsRef() && isNumber(x) {
 					r := a.AsRef()
 					if f := x.AsNumber(); h.Kind(r) == kArray && f >= 0 && f < float64(h.Length(r)) && float64(int(f)) == f {
 						sp--
@@ -773,7 +773,7 @@ func (vm *VM) run() error {
 			case opIndexSet:
 				ip++
 				h := vm.heap
-				if a, x := ld(stk, sp-3), ld(stk, sp-2); a.IsRef() && x.IsNumber() {
+				if a, x := ld(stk, sp-3), ld(stk, sp-2); a.IsRef() && isNumber(x) {
 					r := a.AsRef()
 					if f := x.AsNumber(); h.Kind(r) == kArray && f >= 0 && f < float64(h.Length(r)) && float64(int(f)) == f {
 						v := ld(stk, sp-1)
