@@ -191,6 +191,7 @@ func (vm *VM) run() error {
 		sp     int
 		callee gc.Value // call: the value to call, at stack[sp-1-argc]
 		argc   int
+		retval gc.Value // ret: the value returned
 	)
 	fr = &vm.frames[vm.fp-1]
 	code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
@@ -699,28 +700,16 @@ func (vm *VM) run() error {
 				fr.ip, vm.sp = ip, sp
 				vm.closeUpvalues(sp)
 				goto reload
-			case opReturn, opReturnLocal:
+			case opReturn:
 				ip++
-				if op == opReturnLocal {
-					st(stk, sp, ld(stk, fr.base+rd16(code, ip)))
-					ip += 2
-					sp++
-				}
-				if n := len(vm.openIdx); n > 0 && vm.openIdx[n-1] >= fr.base {
-					fr.ip, vm.sp = ip, sp
-					vm.closeUpvalues(fr.base)
-					goto reloadReturn
-				}
-				vm.fp--
-				if vm.fp == 0 {
-					vm.result, vm.sp = ld(stk, sp-1), 0
-					return nil
-				}
-				st(stk, fr.base, ld(stk, sp-1))
-				sp = fr.base + 1
-				fr = nextFrame(fr, -1)
-				code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
-				ip = fr.ip
+				sp--
+				retval = ld(stk, sp)
+				goto ret
+			case opReturnLocal:
+				ip++
+				retval = ld(stk, fr.base+rd16(code, ip))
+				ip += 2
+				goto ret
 
 			case opClass:
 				ip++
@@ -793,6 +782,28 @@ func (vm *VM) run() error {
 			}
 			continue
 		}
+
+	ret:
+		// Return retval from the running frame (sp is its height without
+		// the value).
+		if n := len(vm.openIdx); n > 0 && vm.openIdx[n-1] >= fr.base {
+			st(stk, sp, retval)
+			fr.ip, vm.sp = ip, sp+1
+			vm.closeUpvalues(fr.base)
+			goto reloadReturn
+		}
+		vm.fp--
+		if vm.fp == 0 {
+			vm.result, vm.sp = retval, 0
+			return nil
+		}
+		sp = fr.base
+		st(stk, sp, retval)
+		sp++
+		fr = nextFrame(fr, -1)
+		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
+		ip = fr.ip
+		continue
 
 	call:
 		// Call callee (at stack[sp-1-argc]) with argc arguments above it.
