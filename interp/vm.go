@@ -170,6 +170,13 @@ func protoAt(protos []*proto, i uint64) *proto {
 	return *(**proto)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(protos)), i*8))
 }
 
+// globAt is &glob[g] unchecked, for the same reason: a global's index is
+// allocated when code naming it is compiled, and the view vm.glob is
+// renewed before that code runs (refreshViews).
+func globAt(glob []gc.Value, g int) *gc.Value {
+	return (*gc.Value)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(glob)), g*8))
+}
+
 // run is the dispatch loop.
 //
 // It keeps the machine state in a few locals: the heap, the current frame,
@@ -242,7 +249,7 @@ func (vm *VM) run() error {
 				ip++
 				g := rd32(code, ip)
 				ip += 4
-				v := vm.glob[g]
+				v := *globAt(vm.glob, g)
 				if v == gc.Undefined {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
@@ -258,34 +265,34 @@ func (vm *VM) run() error {
 				ip++
 				g := rd32(code, ip)
 				ip += 4
-				if vm.glob[g] == gc.Undefined {
+				if *globAt(vm.glob, g) == gc.Undefined {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
 				}
 				sp--
-				vm.glob[g] = ld(stk, sp)
+				*globAt(vm.glob, g) = ld(stk, sp)
 			case opCheckGlobal:
 				ip++
 				g := rd32(code, ip)
 				ip += 4
-				if vm.glob[g] == gc.Undefined {
+				if *globAt(vm.glob, g) == gc.Undefined {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
 				}
 			case opDefineGlobal:
 				ip++
 				sp--
-				vm.glob[rd32(code, ip)] = ld(stk, sp)
+				*globAt(vm.glob, rd32(code, ip)) = ld(stk, sp)
 				ip += 4
 			case opSetGlobal:
 				ip++
 				g := rd32(code, ip)
 				ip += 4
-				if vm.glob[g] == gc.Undefined {
+				if *globAt(vm.glob, g) == gc.Undefined {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
 				}
-				vm.glob[g] = ld(stk, sp-1)
+				*globAt(vm.glob, g) = ld(stk, sp-1)
 			case opGetUpvalue:
 				ip++
 				h := vm.heap
@@ -515,7 +522,7 @@ func (vm *VM) run() error {
 			case opGlobalLessConstJump:
 				ip++
 				g := rd32(code, ip)
-				a := vm.glob[g]
+				a := *globAt(vm.glob, g)
 				if a == gc.Undefined {
 					fr.ip, vm.sp = ip+4, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
@@ -532,7 +539,7 @@ func (vm *VM) run() error {
 			case opGlobalAddConst, opGlobalSubConst:
 				ip++
 				g := rd32(code, ip)
-				a := vm.glob[g]
+				a := *globAt(vm.glob, g)
 				if a == gc.Undefined {
 					fr.ip, vm.sp = ip+4, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
@@ -628,7 +635,7 @@ func (vm *VM) run() error {
 				// GET_GLOBAL, LOCAL_ADD/SUB_CONST and CALL 1; each error at
 				// the line of its part (see callGlobalLocalConst).
 				g := rd32(code, ip)
-				callee = vm.glob[g]
+				callee = *globAt(vm.glob, g)
 				if callee == gc.Undefined {
 					fr.ip, vm.sp = ip+4, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
