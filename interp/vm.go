@@ -151,8 +151,11 @@ func isNumber(v gc.Value) bool { return uint64(v)<<1>>51 != 1<<13-1 }
 // subtract-constant instructions for an operand that is not a number
 // (ADD's and SUBTRACT's). Their subtract forms hold the constant negated
 // (x - k is x + -k, exactly, in IEEE arithmetic), so that both forms add.
-func constOperandError(add bool) string {
-	if add {
+// The handlers pass their opcode as read back from the code, so that
+// their fast paths need not keep it in a register.
+func constOperandError(op opcode) string {
+	switch op {
+	case opGlobalAddConst, opLocalAddConst, opCallGlobalLocalAddConst:
 		return "Operands must be two numbers or two strings."
 	}
 	return "Operands must be numbers."
@@ -550,7 +553,7 @@ func (vm *VM) run() error {
 				sp++
 				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
-					return vm.runtimeError("%s", constOperandError(op == opGlobalAddConst))
+					return vm.runtimeError("%s", constOperandError(opcode(rd8(code, ip-13))))
 				}
 				st(stk, sp-1, gc.Number(a.AsNumber()+b))
 			case opLocalAddConst, opLocalSubConst:
@@ -562,7 +565,7 @@ func (vm *VM) run() error {
 				sp++
 				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
-					return vm.runtimeError("%s", constOperandError(op == opLocalAddConst))
+					return vm.runtimeError("%s", constOperandError(opcode(rd8(code, ip-11))))
 				}
 				st(stk, sp-1, gc.Number(a.AsNumber()+b))
 			case opNot:
@@ -646,7 +649,7 @@ func (vm *VM) run() error {
 				sp += 2
 				if !isNumber(a) {
 					fr.ip, vm.sp = ip+14, sp
-					return vm.runtimeError("%s", constOperandError(op == opCallGlobalLocalAddConst))
+					return vm.runtimeError("%s", constOperandError(opcode(rd8(code, ip-1))))
 				}
 				st(stk, sp-1, gc.Number(a.AsNumber()+gc.Value(rd64(code, ip+6)).AsNumber()))
 				ip += 15
