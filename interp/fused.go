@@ -150,3 +150,21 @@ func (c *compiler) callGlobalLocalConst(e *lang.CallExpr) bool {
 	c.p.lines = append(c.p.lines, int32(e.Paren.Line))
 	return true
 }
+
+// addReturn compiles `return a + b;` (b not a number literal, which
+// ADD_CONST takes) as the operands and one ADD_RETURN, reporting whether
+// e was such a sum. The instruction is where ADD would be, at the right
+// operand's end line, so that an error and any jump to the end of the
+// operands are where they were.
+func (c *compiler) addReturn(e lang.Expr) bool {
+	b, ok := e.(*lang.BinaryExpr)
+	if !ok || b.Op.Lexeme != "+" {
+		return false
+	}
+	if _, _, ok := numberLiteral(b.Right); ok {
+		return false
+	}
+	c.expr(b.Left)
+	c.op(opAddReturn, c.expr(b.Right))
+	return true
+}

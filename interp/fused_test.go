@@ -120,3 +120,27 @@ func TestCallGlobalLocalConst(t *testing.T) {
 		}
 	}
 }
+
+// TestAddReturn checks that `return a + b;` is one ADD_RETURN after the
+// operands and behaves as ADD and RETURN do: in each program the sum at $
+// is once bare and once parenthesized, which is not fused.
+func TestAddReturn(t *testing.T) {
+	if got := disassembleFunc(t, "fun f(a, b) { return a + b; }"); !strings.Contains(got, "ADD_RETURN") || strings.Contains(got, " ADD ") {
+		t.Errorf("want ADD_RETURN:\n%s", got)
+	}
+	for _, src := range []string{
+		"fun f(a, b) { return $a + b$; }\nprint f(1, 2);\nprint f(\"x\", \"y\");\nprint f(f(\"a\", \"b\"), \"c\") + \"!\";\n",
+		"fun f(a, b) {\n  return $a\n +\n b$;\n}\nf(1, nil);\n",
+		"fun f(a, b) {\n  return $a + (b or\n a)$;\n}\nprint f(1, false);\nprint f(2, 3);\n",
+		"class A { init(x) { this.x = x; } s() { return $this.x + this.x$; } }\nprint A(\"ab\").s();\nA(true).s();\n",
+		"fun f(a) { var g = 1; fun h() { return g; } return $a + h()$; }\nprint f(2);\n",
+	} {
+		fused := strings.ReplaceAll(src, "$", "")
+		unfused := strings.ReplaceAll(strings.Replace(src, "$", "(", 1), "$", ")")
+		stdout, stderr, code := runLox(t, fused, Options{Heap: testHeap})
+		wantOut, wantErr, wantCode := runLox(t, unfused, Options{Heap: testHeap})
+		if stdout != wantOut || stderr != wantErr || code != wantCode {
+			t.Errorf("%q: got %d %q %q, unfused %d %q %q", fused, code, stdout, stderr, wantCode, wantOut, wantErr)
+		}
+	}
+}

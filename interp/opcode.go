@@ -82,6 +82,7 @@ const (
 	opGlobalSubConst                        // u32 g, f64 k     push globals[g] - k
 	opCallGlobalLocalAddConst               // u32 g, u16 slot, f64 k, u8 1  globals[g](stack[base+slot] + k)
 	opCallGlobalLocalSubConst               // u32 g, u16 slot, f64 k, u8 1  globals[g](stack[base+slot] - k)
+	opAddReturn                             //                  a b -> return a + b (ADD, RETURN)
 	numOpcodes
 )
 
@@ -106,6 +107,7 @@ var opNames = [numOpcodes]string{
 	opLocalLessConstJump: "LOCAL_LESS_CONST_JUMP", opReturnLocal: "RETURN_LOCAL", opSetPropertyPop: "SET_PROPERTY_POP",
 	opGlobalLessConstJump: "GLOBAL_LESS_CONST_JUMP", opGlobalAddConst: "GLOBAL_ADD_CONST", opGlobalSubConst: "GLOBAL_SUB_CONST",
 	opCallGlobalLocalAddConst: "CALL_GLOBAL_LOCAL_ADD_CONST", opCallGlobalLocalSubConst: "CALL_GLOBAL_LOCAL_SUB_CONST",
+	opAddReturn: "ADD_RETURN",
 }
 
 func (op opcode) String() string {

@@ -89,7 +89,7 @@ func verifyProto(vm *VM, p *proto) error {
 				return fmt.Errorf("%s: height %d at %d (%s), max %d", p.displayName(), h, ip, op, p.maxStack)
 			}
 			switch op {
-			case opReturn, opReturnLocal:
+			case opReturn, opReturnLocal, opAddReturn:
 				goto done
 			case opJump, opLoop:
 				ip = u32(p.code, ip+1)

@@ -715,6 +715,20 @@ func (vm *VM) run() error {
 				sp--
 				retval = ld(stk, sp)
 				goto ret
+			case opAddReturn:
+				ip++
+				a, b := ld(stk, sp-2), ld(stk, sp-1)
+				if isNumber(a) && isNumber(b) {
+					sp -= 2
+					retval = gc.Number(a.AsNumber() + b.AsNumber())
+					goto ret
+				}
+				fr.ip, vm.sp = ip, sp
+				if !vm.isString(a) || !vm.isString(b) {
+					return vm.runtimeError("Operands must be two numbers or two strings.")
+				}
+				vm.concat(sp - 2)
+				goto reloadAndReturn
 			case opReturnLocal:
 				ip++
 				retval = ld(stk, fr.base+rd16(code, ip))
@@ -913,6 +927,14 @@ func (vm *VM) run() error {
 		stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
 		ip, sp = fr.ip, vm.sp
 		continue
+	reloadAndReturn:
+		// Reload, then return the value on top of the stack.
+		fr = &vm.frames[vm.fp-1]
+		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
+		stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
+		ip, sp = fr.ip, vm.sp-1
+		retval = ld(stk, sp)
+		goto ret
 	reloadCall:
 		// Reload, then call callee with argc arguments.
 		fr = &vm.frames[vm.fp-1]
