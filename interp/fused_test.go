@@ -101,6 +101,7 @@ func TestCallGlobalLocalConst(t *testing.T) {
 	for _, tc := range []struct{ src, g string }{
 		{"fun f(n) {\n  if (n < 2) return n;\n  return $(n - 2) + $(n - 1);\n}\nprint f(15);\n", "f"},
 		{"fun f(n) {\n  return $\n(n\n - 1\n);\n}\nf(3);\n", "u"},
+		{"fun f(n) {\n  return $\n(n\n - 1\n);\n}\nf(nil);\n", "u"},
 		{"fun f(n) {\n  return $\n(n\n - 1\n);\n}\nf(nil);\n", "f"},
 		{"fun f(n) {\n  return $(n\n + 1);\n}\nf(\"s\");\n", "f"},
 		{"fun g(a, b) {}\nfun f(n) {\n  return $\n(n\n + 1\n);\n}\nf(1);\n", "g"},

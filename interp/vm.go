@@ -636,18 +636,20 @@ func (vm *VM) run() error {
 			case opCallGlobalLocalAddConst, opCallGlobalLocalSubConst:
 				ip++
 				// GET_GLOBAL, LOCAL_ADD/SUB_CONST and CALL 1; each error at
-				// the line of its part (see callGlobalLocalConst).
-				g := rd32(code, ip)
-				callee = *globAt(vm.glob, g)
-				if callee == gc.Undefined {
-					fr.ip, vm.sp = ip+4, sp
-					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
-				}
+				// the line of its part (see callGlobalLocalConst). An unset
+				// global is reported where it fails first: at the operand's
+				// check, or else at the call (undefinedCallee), which only
+				// this instruction gives an Undefined callee.
+				callee = *globAt(vm.glob, rd32(code, ip))
 				a := ld(stk, fr.base+rd16(code, ip+4))
 				st(stk, sp, callee)
 				st(stk, sp+1, a)
 				sp += 2
 				if !isNumber(a) {
+					if callee == gc.Undefined {
+						fr.ip, vm.sp = ip+15, sp
+						return vm.undefinedCallee(code, ip+15)
+					}
 					fr.ip, vm.sp = ip+14, sp
 					return vm.runtimeError("%s", constOperandError(opcode(rd8(code, ip-1))))
 				}
@@ -906,6 +908,9 @@ func (vm *VM) run() error {
 			}
 		}
 		fr.ip, vm.sp = ip, sp
+		if callee == gc.Undefined {
+			return vm.undefinedCallee(code, ip)
+		}
 		return vm.runtimeError("Can only call functions and classes.")
 
 	reloadReturn:
@@ -943,6 +948,14 @@ func (vm *VM) run() error {
 		ip, sp = fr.ip, vm.sp
 		goto call
 	}
+}
+
+// undefinedCallee reports the unset global that CALL_GLOBAL_LOCAL_ADD/
+// SUB_CONST ending at end (the saved ip) read, at the line of the global.
+func (vm *VM) undefinedCallee(code unsafe.Pointer, end int) error {
+	start := end - 1 - operandBytes[opCallGlobalLocalAddConst]
+	vm.frames[vm.fp-1].ip = start + 5
+	return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[rd32(code, start+1)])
 }
 
 // makeClosure executes CLOSURE at fr.ip: it reads the prototype and the
