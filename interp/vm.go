@@ -182,16 +182,18 @@ func globAt(glob []gc.Value, g int) *gc.Value {
 
 // run is the dispatch loop.
 //
-// It keeps the machine state in a few locals: the heap, the current frame,
-// the code base pointer, ip, the stack base pointer and sp (a stack
-// index). More locals than that cost a spill per dispatch (the register
-// allocator spills a loop-carried value at the loop head), so the frame's
-// base is read from fr.base, and number operands are immediates in the
-// code, needing no constants pointer. Fast paths use only these. Every
-// slow path first saves ip and sp (fr.ip, vm.sp), calls out, and then
-// jumps to reload, which rebuilds all the locals from the VM: so no local
-// is live across a call and the register allocator has no reason to spill
-// the state at every dispatch.
+// It keeps the machine state in a few locals: the current frame, the code
+// base pointer, ip, the stack base pointer and sp (a stack index). More
+// locals than that cost a spill per dispatch (the register allocator
+// spills a loop-carried value at the loop head) or moves in the handlers
+// short of scratch registers, so the heap is read from the VM where a case
+// needs it, the frame's base from fr.base, and number operands are
+// immediates in the code, needing no constants pointer. Fast paths use
+// only these. Every slow path first saves ip and sp (fr.ip, vm.sp), calls
+// out with the stack slots of its operands and result as parameters, and
+// then jumps to reload, which rebuilds all the locals from the VM: so no
+// local (not even the opcode) is live across a call, and the register
+// allocator has no reason to spill the state at every dispatch.
 func (vm *VM) run() error {
 	var (
 		fr     *frame
