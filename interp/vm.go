@@ -403,9 +403,9 @@ func (vm *VM) run() error {
 				goto reload
 
 			case opEqual, opNotEqual:
-				ip++
 				// Lox equality, with everything but comparing the bytes of
 				// two strings of equal length and hash inline.
+				ip++
 				a, b := ld(stk, sp-2), ld(stk, sp-1)
 				sp--
 				var eq bool
@@ -636,12 +636,12 @@ func (vm *VM) run() error {
 				callee = ld(stk, sp-1-argc)
 				goto call
 			case opCallGlobalLocalAddConst, opCallGlobalLocalSubConst:
-				ip++
 				// GET_GLOBAL, LOCAL_ADD/SUB_CONST and CALL 1; each error at
 				// the line of its part (see callGlobalLocalConst). An unset
 				// global is reported where it fails first: at the operand's
 				// check, or else at the call (undefinedCallee), which only
 				// this instruction gives an Undefined callee.
+				ip++
 				callee = *globAt(vm.glob, rd32(code, ip))
 				a := ld(stk, fr.base+rd16(code, ip+4))
 				st(stk, sp, callee)
