@@ -81,8 +81,13 @@ type VM struct {
 	sp      int
 	frames  []frame
 	fp      int
-	steps   int64    // instructions budget left (counted at loops and calls)
-	result  gc.Value // what the outermost frame returned (rooted)
+	steps   int64 // instructions budget left (counted at loops and calls)
+	// A call that grows the frames keeps its callee and argc here across
+	// the growth, so that the dispatch loop keeps neither across a call;
+	// not a root (growing the frames does not collect).
+	pendingCallee gc.Value
+	pendingArgc   int
+	result        gc.Value // what the outermost frame returned (rooted)
 
 	// Open upvalues sorted by stack index (openUp rooted).
 	openUp  []gc.Value

@@ -222,6 +222,7 @@ var stackEffect = [numOpcodes]int{
 	opSetLocalPop: -1, opSetGlobalPop: -1, opLessConstJump: -1, opLocalAddConst: 1, opLocalSubConst: 1,
 	opLocalLessConstJump: 0, opReturnLocal: 0, opSetPropertyPop: -2,
 	opGlobalLessConstJump: 0, opGlobalAddConst: 1, opGlobalSubConst: 1,
+	opCallGlobalLocalAddConst: 1, opCallGlobalLocalSubConst: 1, opAddReturn: -2,
 }
 
 func (c *compiler) adjust(delta int) {
@@ -477,6 +478,7 @@ func (c *compiler) stmt(s lang.Stmt) {
 		line := s.Keyword.Line
 		if v, ok := s.Value.(*lang.VariableExpr); ok && v.Binding.Kind == lang.BindLocal {
 			c.op16(opReturnLocal, c.slot(v.Binding.Index, v.Name.Line), line)
+		} else if c.addReturn(s.Value) {
 		} else if s.Value != nil {
 			c.expr(s.Value)
 			c.op(opReturn, line)
@@ -646,6 +648,9 @@ func (c *compiler) exprFirst(e lang.Expr) (first lang.Expr, end int) {
 			return callee.Object, 0 // then the arguments and one INVOKE
 		case *lang.SuperExpr:
 			c.superInvoke(e, callee)
+			return nil, e.Paren.Line
+		}
+		if c.callGlobalLocalConst(e) {
 			return nil, e.Paren.Line
 		}
 		return e.Callee, 0

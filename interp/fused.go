@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"encoding/binary"
 	"math"
 
 	"minivm/lang"
@@ -88,6 +89,9 @@ func (c *compiler) localConst(e *lang.BinaryExpr) (int, bool) {
 		return 0, false
 	}
 	sub := e.Op.Lexeme == "-"
+	if sub {
+		f = -f // the VM adds (see constOperandError)
+	}
 	if v.Binding.Kind == lang.BindGlobal {
 		op := opGlobalAddConst
 		if sub {
@@ -104,4 +108,63 @@ func (c *compiler) localConst(e *lang.BinaryExpr) (int, bool) {
 	c.op16(op, c.slot(v.Binding.Index, v.Name.Line), lit.Line)
 	c.word64(math.Float64bits(f))
 	return lit.Line, true
+}
+
+// callGlobalLocalConst compiles `g(x + k)` and `g(x - k)` (g a global, x a
+// local, k a number literal), the shape of a recursive call, as one
+// instruction, and reports whether e was one. It does what GET_GLOBAL,
+// LOCAL_ADD_CONST and CALL do, in that order, and each error keeps its
+// line: the global's bytes carry the callee's line, the slot and number
+// the literal's, and a last byte (the argument count, 1) the call's,
+// which is also the line of the caller's frame in a trace.
+func (c *compiler) callGlobalLocalConst(e *lang.CallExpr) bool {
+	g, ok := e.Callee.(*lang.VariableExpr)
+	if !ok || g.Binding.Kind != lang.BindGlobal || len(e.Args) != 1 {
+		return false
+	}
+	b, ok := e.Args[0].(*lang.BinaryExpr)
+	if !ok || b.Op.Lexeme != "+" && b.Op.Lexeme != "-" {
+		return false
+	}
+	v, ok := b.Left.(*lang.VariableExpr)
+	if !ok || v.Binding.Kind != lang.BindLocal {
+		return false
+	}
+	f, lit, ok := numberLiteral(b.Right)
+	if !ok {
+		return false
+	}
+	op := opCallGlobalLocalAddConst
+	if b.Op.Lexeme == "-" {
+		op = opCallGlobalLocalSubConst
+		f = -f // the VM adds (see constOperandError)
+	}
+	c.op32(op, c.u.vm.globalID(g.Name.Lexeme), g.Name.Line)
+	c.adjust(1) // the argument, above the callee, before the call pops it
+	c.adjust(-1)
+	slot := c.slot(v.Binding.Index, v.Name.Line)
+	c.p.code = binary.LittleEndian.AppendUint16(c.p.code, uint16(slot))
+	c.p.lines = append(c.p.lines, int32(lit.Line), int32(lit.Line))
+	c.word64Line(math.Float64bits(f), lit.Line)
+	c.p.code = append(c.p.code, 1)
+	c.p.lines = append(c.p.lines, int32(e.Paren.Line))
+	return true
+}
+
+// addReturn compiles `return a + b;` (b not a number literal, which
+// ADD_CONST takes) as the operands and one ADD_RETURN, reporting whether
+// e was such a sum. The instruction is where ADD would be, at the right
+// operand's end line, so that an error and any jump to the end of the
+// operands are where they were.
+func (c *compiler) addReturn(e lang.Expr) bool {
+	b, ok := e.(*lang.BinaryExpr)
+	if !ok || b.Op.Lexeme != "+" {
+		return false
+	}
+	if _, _, ok := numberLiteral(b.Right); ok {
+		return false
+	}
+	c.expr(b.Left)
+	c.op(opAddReturn, c.expr(b.Right))
+	return true
 }

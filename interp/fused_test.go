@@ -89,3 +89,59 @@ func TestFusedErrors(t *testing.T) {
 		t.Errorf("code %d stdout %q", code, stdout)
 	}
 }
+
+// TestCallGlobalLocalConst checks that `g(x - k)` is one instruction and
+// that it behaves, errors and traces included, as the unfused sequence
+// does: in each program the callee at $ is once g and once (g), which is
+// not fused.
+func TestCallGlobalLocalConst(t *testing.T) {
+	if got := disassembleFunc(t, "fun f(n) { return f(n - 2) + f(n + 1); }"); strings.Count(got, "CALL_GLOBAL_LOCAL_") != 2 || strings.Contains(got, " CALL ") {
+		t.Errorf("want two fused calls:\n%s", got)
+	}
+	for _, tc := range []struct{ src, g string }{
+		{"fun f(n) {\n  if (n < 2) return n;\n  return $(n - 2) + $(n - 1);\n}\nprint f(15);\n", "f"},
+		{"fun f(n) {\n  return $\n(n\n - 1\n);\n}\nf(3);\n", "u"},
+		{"fun f(n) {\n  return $\n(n\n - 1\n);\n}\nf(nil);\n", "u"},
+		{"fun f(n) {\n  return $\n(n\n - 1\n);\n}\nf(nil);\n", "f"},
+		{"fun f(n) {\n  return $(n\n + 1);\n}\nf(\"s\");\n", "f"},
+		{"fun g(a, b) {}\nfun f(n) {\n  return $\n(n\n + 1\n);\n}\nf(1);\n", "g"},
+		{"var g = 1;\nfun f(n) {\n  return $(n\n - 1\n);\n}\nf(1);\n", "g"},
+		{"fun g(a) { return a.x; }\nfun f(n) {\n  return $\n(n\n + 1\n);\n}\nf(1);\n", "g"},
+		{"fun f(n) {\n  return $(n\n + 1);\n}\nf(0);\n", "f"},
+		{"fun f(n) {\n  return $\n(n - 1);\n}\nf(0);\n", "clock"},
+		{"class A { init(x) { print x; } }\nfun f(n) {\n  $(n + 1);\n  return A\n(n - 1);\n}\nf(0);\n", "A"},
+		{"class A { m(x) { return x; } }\nvar m = A().m;\nfun f(n) { return $(n - 1); }\nprint f(3);\n", "m"},
+	} {
+		src := strings.ReplaceAll(tc.src, "$", tc.g)
+		unfused := strings.ReplaceAll(tc.src, "$", "("+tc.g+")")
+		stdout, stderr, code := runLox(t, src, Options{Heap: testHeap})
+		wantOut, wantErr, wantCode := runLox(t, unfused, Options{Heap: testHeap})
+		if stdout != wantOut || stderr != wantErr || code != wantCode {
+			t.Errorf("%q: got %d %q %q, unfused %d %q %q", src, code, stdout, stderr, wantCode, wantOut, wantErr)
+		}
+	}
+}
+
+// TestAddReturn checks that `return a + b;` is one ADD_RETURN after the
+// operands and behaves as ADD and RETURN do: in each program the sum at $
+// is once bare and once parenthesized, which is not fused.
+func TestAddReturn(t *testing.T) {
+	if got := disassembleFunc(t, "fun f(a, b) { return a + b; }"); !strings.Contains(got, "ADD_RETURN") || strings.Contains(got, " ADD ") {
+		t.Errorf("want ADD_RETURN:\n%s", got)
+	}
+	for _, src := range []string{
+		"fun f(a, b) { return $a + b$; }\nprint f(1, 2);\nprint f(\"x\", \"y\");\nprint f(f(\"a\", \"b\"), \"c\") + \"!\";\n",
+		"fun f(a, b) {\n  return $a\n +\n b$;\n}\nf(1, nil);\n",
+		"fun f(a, b) {\n  return $a + (b or\n a)$;\n}\nprint f(1, false);\nprint f(2, 3);\n",
+		"class A { init(x) { this.x = x; } s() { return $this.x + this.x$; } }\nprint A(\"ab\").s();\nA(true).s();\n",
+		"fun f(a) { var g = 1; fun h() { return g; } return $a + h()$; }\nprint f(2);\n",
+	} {
+		fused := strings.ReplaceAll(src, "$", "")
+		unfused := strings.ReplaceAll(strings.Replace(src, "$", "(", 1), "$", ")")
+		stdout, stderr, code := runLox(t, fused, Options{Heap: testHeap})
+		wantOut, wantErr, wantCode := runLox(t, unfused, Options{Heap: testHeap})
+		if stdout != wantOut || stderr != wantErr || code != wantCode {
+			t.Errorf("%q: got %d %q %q, unfused %d %q %q", fused, code, stdout, stderr, wantCode, wantOut, wantErr)
+		}
+	}
+}

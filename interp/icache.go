@@ -125,53 +125,53 @@ func (vm *VM) lookup(ic *inlineCache, r gc.Ref) (f gc.Value, found bool, method 
 	return f, found, method
 }
 
-// getProperty replaces the object on top of the stack with its property
+// getProperty replaces the object at stack[slot] with its property
 // ic.name: a field, else a method bound to the object.
-func (vm *VM) getProperty(ic *inlineCache) error {
+func (vm *VM) getProperty(ic *inlineCache, slot int) error {
 	vm.lockTables()
 	defer vm.tablesMu.Unlock()
-	v := vm.stack[vm.sp-1]
+	v := vm.stack[slot]
 	if !vm.isKind(v, kInstance) {
 		return vm.runtimeError("Only instances have properties.")
 	}
 	f, found, method := vm.lookup(ic, v.AsRef())
 	if found {
-		vm.stack[vm.sp-1] = f
+		vm.stack[slot] = f
 		return nil
 	}
 	if method >= 0 {
-		vm.bindMethod(method, -1)
+		vm.bindMethod(method, slot, -1)
 		return nil
 	}
 	return vm.runtimeError("Undefined property '%s'.", vm.names[ic.name])
 }
 
-// setProperty stores the value on top of the stack into field ic.name of
-// the object below it, leaving the value.
-func (vm *VM) setProperty(ic *inlineCache) error {
+// setProperty stores the value at stack[obj+1], the top, into field
+// ic.name of the object at stack[obj], leaving the value at stack[obj],
+// and sets the stack height to sp (obj+1, or obj to pop the value too).
+func (vm *VM) setProperty(ic *inlineCache, obj, sp int) error {
 	vm.lockTables()
 	defer vm.tablesMu.Unlock()
 	h := vm.heap
-	v := vm.stack[vm.sp-2]
+	v := vm.stack[obj]
 	if !vm.isKind(v, kInstance) {
 		return vm.runtimeError("Only instances have fields.")
 	}
 	rec := vm.classes.get(h.MetaOf(v.AsRef()).Tag())
 	vm.fillIC(ic, rec)
-	vm.setField(rec, ic.name)
-	vm.stack[vm.sp-2] = vm.stack[vm.sp-1]
-	vm.sp--
+	vm.setField(rec, ic.name, obj)
+	vm.stack[obj] = vm.stack[obj+1]
+	vm.sp = sp
 	return nil
 }
 
-// invoke resolves recv.name(...) for the receiver at stack[sp-1-argc]: a
-// field holding a callable replaces the receiver slot (as clox does);
-// otherwise the method closure is returned for a call with the receiver
-// as slot 0.
-func (vm *VM) invoke(ic *inlineCache, argc int) (gc.Value, int, error) {
+// invoke resolves recv.name(...) for the receiver at stack[slot], below
+// its arguments: a field holding a callable replaces the receiver (as
+// clox does); otherwise the method closure is returned for a call with
+// the receiver as slot 0.
+func (vm *VM) invoke(ic *inlineCache, slot, argc int) (gc.Value, int, error) {
 	vm.lockTables()
 	defer vm.tablesMu.Unlock()
-	slot := vm.sp - 1 - argc
 	v := vm.stack[slot]
 	if !vm.isKind(v, kInstance) {
 		return 0, 0, vm.runtimeError("Only instances have methods.")
@@ -206,15 +206,16 @@ func (vm *VM) superMethod(ic *inlineCache, sup gc.Ref) (int32, error) {
 }
 
 // superInvoke resolves super.name(...) with `this args... super` on the
-// stack: it pops the superclass and returns its method and argc.
-func (vm *VM) superInvoke(ic *inlineCache, argc int) (gc.Value, int, error) {
+// stack, the superclass at stack[slot], the top: it pops the superclass
+// and returns its method and argc.
+func (vm *VM) superInvoke(ic *inlineCache, slot, argc int) (gc.Value, int, error) {
 	vm.lockTables()
 	defer vm.tablesMu.Unlock()
-	sup := vm.stack[vm.sp-1].AsRef()
+	sup := vm.stack[slot].AsRef()
 	m, err := vm.superMethod(ic, sup)
 	if err != nil {
 		return 0, 0, err
 	}
-	vm.sp--
+	vm.sp = slot
 	return vm.method(sup, m), argc, nil
 }

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -273,6 +274,24 @@ func TestStackOverflowTrace(t *testing.T) {
 			lines[1] != "[line 2] in f()" || !strings.Contains(lines[1+traceHead], "frames omitted") ||
 			lines[len(lines)-1] != "[line 4] in script" {
 			t.Errorf("code %d, %d lines:\n%s", code, len(lines), strings.Join(lines[:min(len(lines), 40)], "\n"))
+		}
+	}
+}
+
+// TestIsNumber checks the dispatch loop's isNumber against
+// gc.Value.IsNumber at the edges of the boxed space and on every pattern
+// of the tag bits.
+func TestIsNumber(t *testing.T) {
+	vals := []gc.Value{gc.Number(0), gc.Number(-1.5), gc.Number(math.Inf(1)), gc.Number(math.Inf(-1)),
+		gc.Number(math.NaN()), gc.Value(0xfff8000000000000), gc.Value(0x7ffbffffffffffff), gc.Value(0xfffbffffffffffff),
+		gc.Nil, gc.True, gc.False, gc.Undefined, gc.FromRef(0), gc.FromRef(1<<32 - 1),
+		gc.Value(0x7ffc000000000000), gc.Value(0xffffffffffffffff)}
+	for bits := range uint64(1 << 14) {
+		vals = append(vals, gc.Value(bits<<50|0x123456789))
+	}
+	for _, v := range vals {
+		if isNumber(v) != v.IsNumber() {
+			t.Errorf("%#x: isNumber %v, IsNumber %v", uint64(v), isNumber(v), v.IsNumber())
 		}
 	}
 }

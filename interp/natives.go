@@ -47,19 +47,20 @@ func (vm *VM) defineNatives() error {
 	return nil
 }
 
-// callNative calls native i with the argc arguments on top of the stack
-// and replaces the callee and arguments with the result.
-func (vm *VM) callNative(i, argc int) error {
+// callNative calls native i, the callee at stack[slot], with the argc
+// arguments above it, the top, and replaces callee and arguments with the
+// result.
+func (vm *VM) callNative(i, slot, argc int) error {
 	n := &natives[i]
 	if argc != n.arity {
 		return vm.runtimeError("Expected %d arguments but got %d.", n.arity, argc)
 	}
-	res, err := n.fn(vm, vm.stack[vm.sp-argc:vm.sp])
+	res, err := n.fn(vm, vm.stack[slot+1:slot+1+argc])
 	if err != nil {
 		return err
 	}
-	vm.sp -= argc
-	vm.stack[vm.sp-1] = res
+	vm.stack[slot] = res
+	vm.sp = slot + 1
 	return nil
 }
 

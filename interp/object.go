@@ -200,13 +200,14 @@ func (vm *VM) ensureLayout(rec *classRec, cls gc.Ref) gc.Meta {
 	return m
 }
 
-// endClass finishes the class on top of the stack: its instance layout is
-// final.
-func (vm *VM) endClass() {
+// endClass finishes the class at stack[slot], the top, and pops it: its
+// instance layout is final.
+func (vm *VM) endClass(slot int) {
 	vm.lockTables()
 	defer vm.tablesMu.Unlock()
-	cls := vm.stack[vm.sp-1].AsRef() // after the lock: waiting may have moved it
+	cls := vm.stack[slot].AsRef() // after the lock: waiting may have moved it
 	vm.ensureLayout(vm.classOf(cls), cls)
+	vm.sp = slot
 }
 
 // unloadClass is the heap's OnClassUnload hook: the class object with
@@ -257,23 +258,23 @@ func (vm *VM) newString(b []byte) gc.Value {
 	return gc.FromRef(r)
 }
 
-// concat replaces the two strings on top of the stack with their
-// concatenation.
-func (vm *VM) concat() {
+// concat replaces the two strings at stack[a] and stack[a+1], the top,
+// with their concatenation at stack[a].
+func (vm *VM) concat(a int) {
 	h := vm.heap
-	la, lb := h.Length(vm.stack[vm.sp-2].AsRef()), h.Length(vm.stack[vm.sp-1].AsRef())
+	la, lb := h.Length(vm.stack[a].AsRef()), h.Length(vm.stack[a+1].AsRef())
 	if la+lb >= gc.MaxObjectSize {
 		panic(&gc.OutOfMemoryError{Msg: "requested string length exceeds the maximum object size"})
 	}
 	r := vm.mut.AllocBytes(vm.m.str, la+lb)
-	a, b := vm.stack[vm.sp-2].AsRef(), vm.stack[vm.sp-1].AsRef() // reload: the allocation may have moved them
+	x, y := vm.stack[a].AsRef(), vm.stack[a+1].AsRef() // reload: the allocation may have moved them
 	dst := h.Bytes(r)
-	copy(dst, h.Bytes(a))
-	copy(dst[la:], h.Bytes(b))
-	hash := fnvAppend(uint32(h.RawWord(a, 1)>>32), h.Bytes(b))
+	copy(dst, h.Bytes(x))
+	copy(dst[la:], h.Bytes(y))
+	hash := fnvAppend(uint32(h.RawWord(x, 1)>>32), h.Bytes(y))
 	h.SetRawWord(r, 1, uint64(la+lb)|uint64(hash)<<32)
-	vm.sp--
-	vm.stack[vm.sp-1] = gc.FromRef(r)
+	vm.stack[a] = gc.FromRef(r)
+	vm.sp = a + 1
 }
 
 func (vm *VM) isString(v gc.Value) bool {
@@ -289,6 +290,13 @@ func (vm *VM) isKind(v gc.Value, k uint8) bool {
 func (vm *VM) stringsEqual(a, b gc.Ref) bool {
 	h := vm.heap
 	return a == b || h.RawWord(a, 1) == h.RawWord(b, 1) && bytes.Equal(h.Bytes(a), h.Bytes(b))
+}
+
+// compareStrings replaces the strings at stack[a] and stack[a+1], the top,
+// with whether they are equal (eq) or unequal (!eq), at stack[a].
+func (vm *VM) compareStrings(a int, eq bool) {
+	vm.stack[a] = gc.Bool(vm.stringsEqual(vm.stack[a].AsRef(), vm.stack[a+1].AsRef()) == eq)
+	vm.sp = a + 1
 }
 
 // ---- arrays ----
@@ -333,14 +341,15 @@ func (vm *VM) getField(rec *classRec, inst gc.Ref, name int32) (gc.Value, bool) 
 
 func fieldHash(name int32) int { return int(uint32(name) * 2654435761 >> 7) }
 
-// setField stores the value on top of the stack into a field of the
-// instance below it. It may allocate (a new overflow table), so it works
-// from the stack.
-func (vm *VM) setField(rec *classRec, name int32) {
+// setField stores the value at stack[obj+1] into a field of the instance
+// at stack[obj]. It may allocate (a new overflow table), so it works from
+// the stack.
+func (vm *VM) setField(rec *classRec, name int32, obj int) {
 	h := vm.heap
-	inst := vm.stack[vm.sp-2].AsRef()
+	inst := vm.stack[obj].AsRef()
+	val := obj + 1
 	if w, ok := rec.slotOf[name]; ok {
-		h.Store(inst, int(w), vm.stack[vm.sp-1])
+		h.Store(inst, int(w), vm.stack[val])
 		return
 	}
 	key := gc.Number(float64(name))
@@ -353,14 +362,14 @@ func (vm *VM) setField(rec *classRec, name int32) {
 		for i := fieldHash(name) & (oldCap - 1); ; i = (i + 1) & (oldCap - 1) {
 			k := h.Load(t, slotsFirst+2*i)
 			if k == key {
-				h.Store(t, slotsFirst+2*i+1, vm.stack[vm.sp-1])
+				h.Store(t, slotsFirst+2*i+1, vm.stack[val])
 				return
 			}
 			if k == gc.Undefined {
 				if 4*(used+1) <= 3*oldCap {
 					h.SetRawWord(t, 1, uint64(2*oldCap)|uint64(used+1)<<32)
 					h.SetRawWord(t, slotsFirst+2*i, uint64(key)) // a number: no barrier needed
-					h.Store(t, slotsFirst+2*i+1, vm.stack[vm.sp-1])
+					h.Store(t, slotsFirst+2*i+1, vm.stack[val])
 					return
 				}
 				break
@@ -371,7 +380,7 @@ func (vm *VM) setField(rec *classRec, name int32) {
 	// the old table and the value; all are reachable from the stack.
 	newCap := max(4, 2*oldCap)
 	nt := vm.mut.AllocSlots(vm.m.fields, 2*newCap, gc.Undefined)
-	inst = vm.stack[vm.sp-2].AsRef()
+	inst = vm.stack[obj].AsRef()
 	used := 0
 	insert := func(k, v gc.Value) {
 		n := int32(k.AsNumber())
@@ -391,7 +400,7 @@ func (vm *VM) setField(rec *classRec, name int32) {
 			}
 		}
 	}
-	insert(key, vm.stack[vm.sp-1])
+	insert(key, vm.stack[val])
 	h.SetRawWord(nt, 1, uint64(2*newCap)|uint64(used)<<32)
 	h.Store(inst, instOverflow, gc.FromRef(nt))
 }
@@ -399,19 +408,20 @@ func (vm *VM) setField(rec *classRec, name int32) {
 // ---- classes ----
 
 // newClass pushes a new class object for descriptor d, named by the
-// string value consts[d.nameConst].
-func (vm *VM) newClass(d *classDesc, consts []gc.Value) {
+// string value consts[d.nameConst], into stack[dst], the top.
+func (vm *VM) newClass(d *classDesc, consts []gc.Value, dst int) {
 	vm.lockTables()
 	defer vm.tablesMu.Unlock()
 	h := vm.heap
 	idx := vm.newClassRec(d)
 	methods := vm.mut.AllocSlots(vm.m.methods, d.nMethods, gc.Nil)
-	vm.push(gc.FromRef(methods))
+	vm.stack[dst] = gc.FromRef(methods)
+	vm.sp = dst + 1
 	c := vm.mut.AllocFixed(vm.m.class, gc.Nil)
 	h.SetRawWord(c, classIndexWord, uint64(idx))
 	h.Store(c, classNameWord, consts[d.nameConst])
-	h.Store(c, classMethodsWord, vm.stack[vm.sp-1])
-	vm.stack[vm.sp-1] = gc.FromRef(c)
+	h.Store(c, classMethodsWord, vm.stack[dst])
+	vm.stack[dst] = gc.FromRef(c)
 }
 
 func (vm *VM) push(v gc.Value) {
@@ -419,37 +429,40 @@ func (vm *VM) push(v gc.Value) {
 	vm.sp++
 }
 
-// inherit copies the superclass's methods (at stack[sp-2]) down into the
-// subclass (at stack[sp-1]), as clox does, and records its inline fields.
-func (vm *VM) inherit() {
+// inherit copies the superclass's methods (at stack[slot]) down into the
+// subclass (at stack[slot+1], the top, then popped), as clox does, and
+// records its inline fields.
+func (vm *VM) inherit(slot int) {
 	vm.lockTables()
 	defer vm.tablesMu.Unlock()
 	h := vm.heap
-	sup := vm.stack[vm.sp-2].AsRef()
+	sup := vm.stack[slot].AsRef()
 	srec := vm.classOf(sup)
 	vm.ensureLayout(srec, sup)
-	rec := vm.classOf(vm.stack[vm.sp-1].AsRef())
+	rec := vm.classOf(vm.stack[slot+1].AsRef())
 	methods := vm.mut.AllocSlots(vm.m.methods, srec.nMethods+rec.desc.nMethods, gc.Nil)
-	sup = vm.stack[vm.sp-2].AsRef()
+	sup = vm.stack[slot].AsRef()
 	sm := h.Load(sup, classMethodsWord).AsRef()
 	for i := 0; i < srec.nMethods; i++ {
 		h.Store(methods, slotsFirst+i, h.Load(sm, slotsFirst+i))
 	}
-	h.Store(vm.stack[vm.sp-1].AsRef(), classMethodsWord, gc.FromRef(methods))
+	h.Store(vm.stack[slot+1].AsRef(), classMethodsWord, gc.FromRef(methods))
 	for k, v := range srec.methods {
 		rec.methods[k] = v
 	}
 	rec.nMethods = srec.nMethods
 	rec.init = srec.init
 	rec.inherited = append([]int32(nil), srec.fields...)
+	vm.sp = slot + 1
 }
 
-// defineMethod adds the closure on top of the stack to the class below it.
-func (vm *VM) defineMethod(name int32) {
+// defineMethod adds the closure at stack[slot+1], the top, to the class at
+// stack[slot], and pops the closure.
+func (vm *VM) defineMethod(name int32, slot int) {
 	vm.lockTables()
 	defer vm.tablesMu.Unlock()
 	h := vm.heap
-	cls := vm.stack[vm.sp-2].AsRef()
+	cls := vm.stack[slot].AsRef()
 	rec := vm.classOf(cls)
 	i, ok := rec.methods[name]
 	if !ok {
@@ -457,10 +470,11 @@ func (vm *VM) defineMethod(name int32) {
 		rec.nMethods++
 		rec.methods[name] = i
 	}
-	h.Store(h.Load(cls, classMethodsWord).AsRef(), slotsFirst+int(i), vm.stack[vm.sp-1])
+	h.Store(h.Load(cls, classMethodsWord).AsRef(), slotsFirst+int(i), vm.stack[slot+1])
 	if name == vm.initName {
 		rec.init = i
 	}
+	vm.sp = slot + 1
 }
 
 // method returns method i of the class object cls.
@@ -475,13 +489,13 @@ func (vm *VM) instanceClass(inst gc.Ref) gc.Ref {
 	return vm.heap.MetaOf(inst).ClassObject()
 }
 
-// bindMethod replaces the receiver on top of the stack with a bound
-// method of method i of class object held at stack[clsSlot] (or of the
-// receiver's class when clsSlot < 0).
-func (vm *VM) bindMethod(i int32, clsSlot int) {
+// bindMethod replaces the receiver at stack[slot] with a bound method of
+// method i of class object held at stack[clsSlot] (or of the receiver's
+// class when clsSlot < 0).
+func (vm *VM) bindMethod(i int32, slot, clsSlot int) {
 	h := vm.heap
 	b := vm.mut.AllocFixed(vm.m.bound, gc.Nil)
-	recv := vm.stack[vm.sp-1]
+	recv := vm.stack[slot]
 	var cls gc.Ref
 	if clsSlot >= 0 {
 		cls = vm.stack[clsSlot].AsRef()
@@ -490,7 +504,7 @@ func (vm *VM) bindMethod(i int32, clsSlot int) {
 	}
 	h.Store(b, boundReceiverWord, recv)
 	h.Store(b, boundMethodWord, vm.method(cls, i))
-	vm.stack[vm.sp-1] = gc.FromRef(b)
+	vm.stack[slot] = gc.FromRef(b)
 }
 
 // ---- closures and upvalues ----

@@ -17,69 +17,72 @@ import (
 type opcode uint8
 
 const (
-	opConstant            opcode = iota // u32 k            push consts[k]
-	opNil                               //                  push nil
-	opTrue                              //                  push true
-	opFalse                             //                  push false
-	opPop                               //                  pop 1
-	opPopN                              // u32 n            pop n
-	opGetLocal                          // u16 slot         push stack[base+slot]
-	opSetLocal                          // u16 slot         stack[base+slot] = top (no pop)
-	opGetGlobal                         // u32 g            push globals[g] ("Undefined variable" if unset)
-	opDefineGlobal                      // u32 g            globals[g] = pop
-	opSetGlobal                         // u32 g            globals[g] = top (must be set)
-	opGetUpvalue                        // u16 i            push the current closure's upvalue i
-	opSetUpvalue                        // u16 i            upvalue i = top
-	opGetProperty                       // u32 ic           obj -> obj.name (field, else bound method)
-	opSetProperty                       // u32 ic           obj value -> value
-	opGetSuper                          // u32 ic           this super -> bound method of super
-	opEqual                             //                  a b -> a == b
-	opNotEqual                          //                  a b -> a != b
-	opGreater                           //                  a b -> a > b
-	opGreaterEqual                      //                  a b -> !(a < b)  (clox's NaN behaviour)
-	opLess                              //                  a b -> a < b
-	opLessEqual                         //                  a b -> !(a > b)
-	opAdd                               //                  a b -> a + b (numbers or strings)
-	opSubtract                          //                  a b -> a - b
-	opMultiply                          //                  a b -> a * b
-	opDivide                            //                  a b -> a / b
-	opNot                               //                  a -> !a
-	opNegate                            //                  a -> -a
-	opPrint                             //                  print pop
-	opJump                              // u32 target       ip = target
-	opJumpIfFalse                       // u32 target       if falsey(top) ip = target (no pop)
-	opJumpIfTrue                        // u32 target       if !falsey(top) ip = target (no pop)
-	opPopJumpIfFalse                    // u32 target       if falsey(pop) ip = target
-	opLoop                              // u32 target       ip = target (backward; counts a step)
-	opCall                              // u8 argc          callee args... -> result
-	opInvoke                            // u32 ic, u8 argc  recv args... -> recv.name(args...)
-	opSuperInvoke                       // u32 ic, u8 argc  this args... super -> super.name(args...)
-	opClosure                           // u32 proto, then per upvalue: u8 isLocal, u16 index
-	opCloseUpvalue                      //                  close the upvalue of the top slot, pop
-	opReturn                            //                  return pop
-	opClass                             // u32 desc         push a new class
-	opInherit                           //                  super class -> super (copy methods down)
-	opMethod                            // u32 name         class closure -> class
-	opEndClass                          //                  class -> (finalize the instance layout)
-	opArray                             // u32 n            n values -> array
-	opIndexGet                          //                  array index -> element
-	opIndexSet                          //                  array index value -> value
-	opGetLocalProperty                  // u16 slot, u32 ic push stack[base+slot].name (this.x, p.x)
-	opAddConst                          // f64 k            a -> a + k
-	opSubConst                          // f64 k            a -> a - k
-	opLessConst                         // f64 k            a -> a < k
-	opCheckGlobal                       // u32 g            "Undefined variable" if globals[g] is unset
-	opSetLocalPop                       // u16 slot         stack[base+slot] = pop
-	opSetGlobalPop                      // u32 g            globals[g] = pop (must be set)
-	opLessConstJump                     // f64 k, u32 t     if !(pop < k) ip = t
-	opLocalAddConst                     // u16 slot, f64 k  push stack[base+slot] + k
-	opLocalSubConst                     // u16 slot, f64 k  push stack[base+slot] - k
-	opLocalLessConstJump                // u16 slot, f64 k, u32 t  if !(stack[base+slot] < k) ip = t
-	opReturnLocal                       // u16 slot         return stack[base+slot]
-	opSetPropertyPop                    // u32 ic           obj value -> (SET_PROPERTY, POP)
-	opGlobalLessConstJump               // u32 g, f64 k, u32 t  if !(globals[g] < k) ip = t
-	opGlobalAddConst                    // u32 g, f64 k     push globals[g] + k
-	opGlobalSubConst                    // u32 g, f64 k     push globals[g] - k
+	opConstant                opcode = iota // u32 k            push consts[k]
+	opNil                                   //                  push nil
+	opTrue                                  //                  push true
+	opFalse                                 //                  push false
+	opPop                                   //                  pop 1
+	opPopN                                  // u32 n            pop n
+	opGetLocal                              // u16 slot         push stack[base+slot]
+	opSetLocal                              // u16 slot         stack[base+slot] = top (no pop)
+	opGetGlobal                             // u32 g            push globals[g] ("Undefined variable" if unset)
+	opDefineGlobal                          // u32 g            globals[g] = pop
+	opSetGlobal                             // u32 g            globals[g] = top (must be set)
+	opGetUpvalue                            // u16 i            push the current closure's upvalue i
+	opSetUpvalue                            // u16 i            upvalue i = top
+	opGetProperty                           // u32 ic           obj -> obj.name (field, else bound method)
+	opSetProperty                           // u32 ic           obj value -> value
+	opGetSuper                              // u32 ic           this super -> bound method of super
+	opEqual                                 //                  a b -> a == b
+	opNotEqual                              //                  a b -> a != b
+	opGreater                               //                  a b -> a > b
+	opGreaterEqual                          //                  a b -> !(a < b)  (clox's NaN behaviour)
+	opLess                                  //                  a b -> a < b
+	opLessEqual                             //                  a b -> !(a > b)
+	opAdd                                   //                  a b -> a + b (numbers or strings)
+	opSubtract                              //                  a b -> a - b
+	opMultiply                              //                  a b -> a * b
+	opDivide                                //                  a b -> a / b
+	opNot                                   //                  a -> !a
+	opNegate                                //                  a -> -a
+	opPrint                                 //                  print pop
+	opJump                                  // u32 target       ip = target
+	opJumpIfFalse                           // u32 target       if falsey(top) ip = target (no pop)
+	opJumpIfTrue                            // u32 target       if !falsey(top) ip = target (no pop)
+	opPopJumpIfFalse                        // u32 target       if falsey(pop) ip = target
+	opLoop                                  // u32 target       ip = target (backward; counts a step)
+	opCall                                  // u8 argc          callee args... -> result
+	opInvoke                                // u32 ic, u8 argc  recv args... -> recv.name(args...)
+	opSuperInvoke                           // u32 ic, u8 argc  this args... super -> super.name(args...)
+	opClosure                               // u32 proto, then per upvalue: u8 isLocal, u16 index
+	opCloseUpvalue                          //                  close the upvalue of the top slot, pop
+	opReturn                                //                  return pop
+	opClass                                 // u32 desc         push a new class
+	opInherit                               //                  super class -> super (copy methods down)
+	opMethod                                // u32 name         class closure -> class
+	opEndClass                              //                  class -> (finalize the instance layout)
+	opArray                                 // u32 n            n values -> array
+	opIndexGet                              //                  array index -> element
+	opIndexSet                              //                  array index value -> value
+	opGetLocalProperty                      // u16 slot, u32 ic push stack[base+slot].name (this.x, p.x)
+	opAddConst                              // f64 k            a -> a + k
+	opSubConst                              // f64 k            a -> a - k
+	opLessConst                             // f64 k            a -> a < k
+	opCheckGlobal                           // u32 g            "Undefined variable" if globals[g] is unset
+	opSetLocalPop                           // u16 slot         stack[base+slot] = pop
+	opSetGlobalPop                          // u32 g            globals[g] = pop (must be set)
+	opLessConstJump                         // f64 k, u32 t     if !(pop < k) ip = t
+	opLocalAddConst                         // u16 slot, f64 k  push stack[base+slot] + k
+	opLocalSubConst                         // u16 slot, f64 k  push stack[base+slot] - k
+	opLocalLessConstJump                    // u16 slot, f64 k, u32 t  if !(stack[base+slot] < k) ip = t
+	opReturnLocal                           // u16 slot         return stack[base+slot]
+	opSetPropertyPop                        // u32 ic           obj value -> (SET_PROPERTY, POP)
+	opGlobalLessConstJump                   // u32 g, f64 k, u32 t  if !(globals[g] < k) ip = t
+	opGlobalAddConst                        // u32 g, f64 k     push globals[g] + k
+	opGlobalSubConst                        // u32 g, f64 k     push globals[g] - k
+	opCallGlobalLocalAddConst               // u32 g, u16 slot, f64 k, u8 1  globals[g](stack[base+slot] + k)
+	opCallGlobalLocalSubConst               // u32 g, u16 slot, f64 k, u8 1  globals[g](stack[base+slot] - k)
+	opAddReturn                             //                  a b -> return a + b (ADD, RETURN)
 	numOpcodes
 )
 
@@ -103,6 +106,8 @@ var opNames = [numOpcodes]string{
 	opLocalAddConst: "LOCAL_ADD_CONST", opLocalSubConst: "LOCAL_SUB_CONST",
 	opLocalLessConstJump: "LOCAL_LESS_CONST_JUMP", opReturnLocal: "RETURN_LOCAL", opSetPropertyPop: "SET_PROPERTY_POP",
 	opGlobalLessConstJump: "GLOBAL_LESS_CONST_JUMP", opGlobalAddConst: "GLOBAL_ADD_CONST", opGlobalSubConst: "GLOBAL_SUB_CONST",
+	opCallGlobalLocalAddConst: "CALL_GLOBAL_LOCAL_ADD_CONST", opCallGlobalLocalSubConst: "CALL_GLOBAL_LOCAL_SUB_CONST",
+	opAddReturn: "ADD_RETURN",
 }
 
 func (op opcode) String() string {
@@ -124,12 +129,24 @@ var operandBytes = [numOpcodes]int{
 	opSetLocalPop: 2, opSetGlobalPop: 4, opLessConstJump: 12, opLocalAddConst: 10, opLocalSubConst: 10,
 	opLocalLessConstJump: 14, opReturnLocal: 2, opSetPropertyPop: 4,
 	opGlobalLessConstJump: 16, opGlobalAddConst: 12, opGlobalSubConst: 12,
+	opCallGlobalLocalAddConst: 15, opCallGlobalLocalSubConst: 15,
 }
 
 func u16(code []byte, ip int) int { return int(binary.LittleEndian.Uint16(code[ip:])) }
 func u32(code []byte, ip int) int { return int(binary.LittleEndian.Uint32(code[ip:])) }
 func f64(code []byte, ip int) float64 {
 	return math.Float64frombits(binary.LittleEndian.Uint64(code[ip:]))
+}
+
+// addend returns the number operand at ip of a fused add- or
+// subtract-constant instruction as the source wrote it: the subtract
+// forms hold it negated.
+func addend(op opcode, code []byte, ip int) float64 {
+	switch op {
+	case opLocalSubConst, opGlobalSubConst, opCallGlobalLocalSubConst:
+		return -f64(code, ip)
+	}
+	return f64(code, ip)
 }
 
 // disassemble renders a prototype's code, one instruction per line; it is
@@ -154,9 +171,11 @@ func (vm *VM) disassemble(p *proto) string {
 		case op == opGlobalLessConstJump:
 			fmt.Fprintf(&b, " %d %s %d", u32(p.code, ip+1), formatNumber(f64(p.code, ip+5)), u32(p.code, ip+13))
 		case op == opGlobalAddConst || op == opGlobalSubConst:
-			fmt.Fprintf(&b, " %d %s", u32(p.code, ip+1), formatNumber(f64(p.code, ip+5)))
+			fmt.Fprintf(&b, " %d %s", u32(p.code, ip+1), formatNumber(addend(op, p.code, ip+5)))
+		case op == opCallGlobalLocalAddConst || op == opCallGlobalLocalSubConst:
+			fmt.Fprintf(&b, " %d %d %s %d", u32(p.code, ip+1), u16(p.code, ip+5), formatNumber(addend(op, p.code, ip+7)), p.code[ip+15])
 		case op == opLocalAddConst || op == opLocalSubConst:
-			fmt.Fprintf(&b, " %d %s", u16(p.code, ip+1), formatNumber(f64(p.code, ip+3)))
+			fmt.Fprintf(&b, " %d %s", u16(p.code, ip+1), formatNumber(addend(op, p.code, ip+3)))
 		case n == 1:
 			fmt.Fprintf(&b, " %d", p.code[ip+1])
 		case n == 2:

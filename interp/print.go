@@ -159,14 +159,14 @@ func onPrintStack(stack []printFrame, r gc.Ref) bool {
 // maxScratch bounds the formatting buffer kept between prints.
 const maxScratch = 64 << 10
 
-// printTop writes the value on top of the stack and a newline to the
-// program output. Waiting for the output lock may move the value, so it is
-// read from the stack afterwards. The first failed write stops the
-// program (outputError).
-func (vm *VM) printTop() {
+// printSlot writes the value at stack[slot], the top, and a newline to the
+// program output, and pops the value. Waiting for the output lock may move
+// the value, so it is read from the stack afterwards. The first failed
+// write stops the program (outputError).
+func (vm *VM) printSlot(slot int) {
 	vm.lock(&vm.outMu)
 	defer vm.outMu.Unlock()
-	v := vm.stack[vm.sp-1]
+	v := vm.stack[slot]
 	switch {
 	case vm.isString(v):
 		vm.writeOut(vm.heap.Bytes(v.AsRef()))
@@ -178,6 +178,7 @@ func (vm *VM) printTop() {
 		vm.buf = append(vm.appendScalar(vm.buf[:0], v), '\n')
 		vm.writeOut(vm.buf)
 	}
+	vm.sp = slot
 }
 
 // writeOut writes program output; the caller holds outMu.

@@ -395,13 +395,14 @@ func (vm *VM) foreignSlot(up gc.Ref, f func(slot *gc.Value)) bool {
 }
 
 // pushForeignUpvalue pushes the value of open upvalue up of another
-// thread.
-func (vm *VM) pushForeignUpvalue(up gc.Ref) {
+// thread into stack[dst], the top.
+func (vm *VM) pushForeignUpvalue(up gc.Ref, dst int) {
 	var v gc.Value
 	if !vm.foreignSlot(up, func(s *gc.Value) { v = *s }) {
 		v = vm.heap.Load(up, upvalueValueWord)
 	}
-	vm.push(v)
+	vm.stack[dst] = v
+	vm.sp = dst + 1
 }
 
 // setForeignUpvalue writes open upvalue up of another thread.

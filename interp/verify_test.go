@@ -48,6 +48,10 @@ func verifyProto(vm *VM, p *proto) error {
 				if slot := u16(p.code, ip+1); slot >= h {
 					return fmt.Errorf("%s: %s of slot %d at height %d", p.displayName(), op, slot, h)
 				}
+			case opCallGlobalLocalAddConst, opCallGlobalLocalSubConst:
+				if slot := u16(p.code, ip+5); slot >= h {
+					return fmt.Errorf("%s: %s of slot %d at height %d", p.displayName(), op, slot, h)
+				}
 			case opGetUpvalue, opSetUpvalue:
 				if i := u16(p.code, ip+1); i >= p.nUpvalues {
 					return fmt.Errorf("%s: upvalue %d of %d", p.displayName(), i, p.nUpvalues)
@@ -85,7 +89,7 @@ func verifyProto(vm *VM, p *proto) error {
 				return fmt.Errorf("%s: height %d at %d (%s), max %d", p.displayName(), h, ip, op, p.maxStack)
 			}
 			switch op {
-			case opReturn, opReturnLocal:
+			case opReturn, opReturnLocal, opAddReturn:
 				goto done
 			case opJump, opLoop:
 				ip = u32(p.code, ip+1)

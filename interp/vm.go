@@ -141,18 +141,21 @@ func st(stk unsafe.Pointer, i int, v gc.Value) {
 	*(*gc.Value)(unsafe.Add(stk, i*8)) = v
 }
 
-// addSubConst is the arithmetic of the fused add- and subtract-constant
-// instructions; constOperandError their message for an operand that is
-// not a number (ADD's and SUBTRACT's).
-func addSubConst(add bool, a, b float64) gc.Value {
-	if add {
-		return gc.Number(a + b)
-	}
-	return gc.Number(a - b)
-}
+// isNumber is gc.Value.IsNumber (the quiet-NaN bits 50-62 not all set)
+// computed by two shifts: it needs one scratch register and no 64-bit
+// immediate, where the mask needs two of each, and the fast paths of the
+// dispatch loop have few registers to spare.
+func isNumber(v gc.Value) bool { return uint64(v)<<1>>51 != 1<<13-1 }
 
-func constOperandError(add bool) string {
-	if add {
+// constOperandError is the message of the fused add- and
+// subtract-constant instructions for an operand that is not a number
+// (ADD's and SUBTRACT's). Their subtract forms hold the constant negated
+// (x - k is x + -k, exactly, in IEEE arithmetic), so that both forms add.
+// The handlers pass their opcode as read back from the code, so that
+// their fast paths need not keep it in a register.
+func constOperandError(op opcode) string {
+	switch op {
+	case opGlobalAddConst, opLocalAddConst, opCallGlobalLocalAddConst:
 		return "Operands must be two numbers or two strings."
 	}
 	return "Operands must be numbers."
@@ -170,21 +173,29 @@ func protoAt(protos []*proto, i uint64) *proto {
 	return *(**proto)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(protos)), i*8))
 }
 
+// globAt is &glob[g] unchecked, for the same reason: a global's index is
+// allocated when code naming it is compiled, and the view vm.glob is
+// renewed before that code runs (refreshViews).
+func globAt(glob []gc.Value, g int) *gc.Value {
+	return (*gc.Value)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(glob)), g*8))
+}
+
 // run is the dispatch loop.
 //
-// It keeps the machine state in a few locals: the heap, the current frame,
-// the code base pointer, ip, the stack base pointer and sp (a stack
-// index). More locals than that cost a spill per dispatch (the register
-// allocator spills a loop-carried value at the loop head), so the frame's
-// base is read from fr.base, and number operands are immediates in the
-// code, needing no constants pointer. Fast paths use only these. Every
-// slow path first saves ip and sp (fr.ip, vm.sp), calls out, and then
-// jumps to reload, which rebuilds all the locals from the VM: so no local
-// is live across a call and the register allocator has no reason to spill
-// the state at every dispatch.
+// It keeps the machine state in a few locals: the current frame, the code
+// base pointer, ip, the stack base pointer and sp (a stack index). More
+// locals than that cost a spill per dispatch (the register allocator
+// spills a loop-carried value at the loop head) or moves in the handlers
+// short of scratch registers, so the heap is read from the VM where a case
+// needs it, the frame's base from fr.base, and number operands are
+// immediates in the code, needing no constants pointer. Fast paths use
+// only these. Every slow path first saves ip and sp (fr.ip, vm.sp), calls
+// out with the stack slots of its operands and result as parameters, and
+// then jumps to reload, which rebuilds all the locals from the VM: so no
+// local (not even the opcode) is live across a call, and the register
+// allocator has no reason to spill the state at every dispatch.
 func (vm *VM) run() error {
 	var (
-		h      *gc.Heap
 		fr     *frame
 		code   unsafe.Pointer // fr.proto.code
 		stk    unsafe.Pointer // vm.stack
@@ -192,46 +203,58 @@ func (vm *VM) run() error {
 		sp     int
 		callee gc.Value // call: the value to call, at stack[sp-1-argc]
 		argc   int
+		retval gc.Value // ret: the value returned
 	)
-	h = vm.heap
 	fr = &vm.frames[vm.fp-1]
 	code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
 	stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
 	ip, sp = fr.ip, vm.sp
 	for {
 		{
+			// Each case steps past its opcode itself: with one increment
+			// here, ip+1 lived in a second register, and every case left
+			// through a shared block that moved it back before the jump to
+			// the head.
 			op := opcode(rd8(code, ip))
-			ip++
 			switch op {
 			case opConstant:
+				ip++
 				st(stk, sp, fr.proto.consts[rd32(code, ip)])
 				ip += 4
 				sp++
 			case opNil:
+				ip++
 				st(stk, sp, gc.Nil)
 				sp++
 			case opTrue:
+				ip++
 				st(stk, sp, gc.True)
 				sp++
 			case opFalse:
+				ip++
 				st(stk, sp, gc.False)
 				sp++
 			case opPop:
+				ip++
 				sp--
 			case opPopN:
+				ip++
 				sp -= rd32(code, ip)
 				ip += 4
 			case opGetLocal:
+				ip++
 				st(stk, sp, ld(stk, fr.base+rd16(code, ip)))
 				ip += 2
 				sp++
 			case opSetLocal:
+				ip++
 				st(stk, fr.base+rd16(code, ip), ld(stk, sp-1))
 				ip += 2
 			case opGetGlobal:
+				ip++
 				g := rd32(code, ip)
 				ip += 4
-				v := vm.glob[g]
+				v := *globAt(vm.glob, g)
 				if v == gc.Undefined {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
@@ -239,38 +262,45 @@ func (vm *VM) run() error {
 				st(stk, sp, v)
 				sp++
 			case opSetLocalPop:
+				ip++
 				sp--
 				st(stk, fr.base+rd16(code, ip), ld(stk, sp))
 				ip += 2
 			case opSetGlobalPop:
+				ip++
 				g := rd32(code, ip)
 				ip += 4
-				if vm.glob[g] == gc.Undefined {
+				if *globAt(vm.glob, g) == gc.Undefined {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
 				}
 				sp--
-				vm.glob[g] = ld(stk, sp)
+				*globAt(vm.glob, g) = ld(stk, sp)
 			case opCheckGlobal:
+				ip++
 				g := rd32(code, ip)
 				ip += 4
-				if vm.glob[g] == gc.Undefined {
+				if *globAt(vm.glob, g) == gc.Undefined {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
 				}
 			case opDefineGlobal:
+				ip++
 				sp--
-				vm.glob[rd32(code, ip)] = ld(stk, sp)
+				*globAt(vm.glob, rd32(code, ip)) = ld(stk, sp)
 				ip += 4
 			case opSetGlobal:
+				ip++
 				g := rd32(code, ip)
 				ip += 4
-				if vm.glob[g] == gc.Undefined {
+				if *globAt(vm.glob, g) == gc.Undefined {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
 				}
-				vm.glob[g] = ld(stk, sp-1)
+				*globAt(vm.glob, g) = ld(stk, sp-1)
 			case opGetUpvalue:
+				ip++
+				h := vm.heap
 				up := h.Load(fr.closure.AsRef(), slotsFirst+rd16(code, ip)).AsRef()
 				ip += 2
 				if w := h.RawWord(up, upvalueStateWord); w>>32 == vm.tid && w != 0 {
@@ -279,11 +309,13 @@ func (vm *VM) run() error {
 					st(stk, sp, h.Load(up, upvalueValueWord))
 				} else {
 					fr.ip, vm.sp = ip, sp
-					vm.pushForeignUpvalue(up)
+					vm.pushForeignUpvalue(up, sp)
 					goto reload
 				}
 				sp++
 			case opSetUpvalue:
+				ip++
+				h := vm.heap
 				up := h.Load(fr.closure.AsRef(), slotsFirst+rd16(code, ip)).AsRef()
 				ip += 2
 				w := h.RawWord(up, upvalueStateWord)
@@ -300,6 +332,8 @@ func (vm *VM) run() error {
 				goto reload
 
 			case opGetProperty:
+				ip++
+				h := vm.heap
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
 				v := ld(stk, sp-1)
@@ -310,11 +344,13 @@ func (vm *VM) run() error {
 					}
 				}
 				fr.ip, vm.sp = ip, sp
-				if err := vm.getProperty(ic); err != nil {
+				if err := vm.getProperty(ic, sp-1); err != nil {
 					return err
 				}
 				goto reload
 			case opGetLocalProperty:
+				ip++
+				h := vm.heap
 				v := ld(stk, fr.base+rd16(code, ip))
 				ic := &fr.proto.ics[rd32(code, ip+2)]
 				ip += 6
@@ -327,11 +363,13 @@ func (vm *VM) run() error {
 					}
 				}
 				fr.ip, vm.sp = ip, sp
-				if err := vm.getProperty(ic); err != nil {
+				if err := vm.getProperty(ic, sp-1); err != nil {
 					return err
 				}
 				goto reload
 			case opSetProperty, opSetPropertyPop:
+				ip++
+				h := vm.heap
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
 				v := ld(stk, sp-2)
@@ -346,18 +384,20 @@ func (vm *VM) run() error {
 					goto reload
 				}
 				fr.ip, vm.sp = ip, sp
-				if err := vm.setProperty(ic); err != nil {
-					return err
-				}
+				top := sp - 1
 				if op == opSetPropertyPop {
-					vm.sp--
+					top--
+				}
+				if err := vm.setProperty(ic, sp-2, top); err != nil {
+					return err
 				}
 				goto reload
 			case opGetSuper:
+				ip++
 				ic := &fr.proto.ics[rd32(code, ip)]
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				if err := vm.getSuper(ic); err != nil {
+				if err := vm.getSuper(ic, sp-2); err != nil {
 					return err
 				}
 				goto reload
@@ -365,30 +405,33 @@ func (vm *VM) run() error {
 			case opEqual, opNotEqual:
 				// Lox equality, with everything but comparing the bytes of
 				// two strings of equal length and hash inline.
+				ip++
 				a, b := ld(stk, sp-2), ld(stk, sp-1)
 				sp--
 				var eq bool
 				switch {
-				case a.IsNumber() && b.IsNumber():
+				case isNumber(a) && isNumber(b):
 					eq = a.AsNumber() == b.AsNumber()
 				case a == b:
 					eq = true
 				case !a.IsRef() || !b.IsRef():
 					eq = false
 				default:
+					h := vm.heap
 					ra, rb := a.AsRef(), b.AsRef()
 					if h.Kind(ra) != kString || h.Kind(rb) != kString || h.RawWord(ra, 1) != h.RawWord(rb, 1) {
 						eq = false
 						break
 					}
-					fr.ip, vm.sp = ip, sp
-					vm.stack[sp-1] = gc.Bool(vm.stringsEqual(ra, rb) == (op == opEqual))
+					fr.ip, vm.sp = ip, sp+1
+					vm.compareStrings(sp-1, op == opEqual)
 					goto reload
 				}
 				st(stk, sp-1, gc.Bool(eq == (op == opEqual)))
 			case opGreater, opGreaterEqual, opLess, opLessEqual, opSubtract, opMultiply, opDivide:
+				ip++
 				a, b := ld(stk, sp-2), ld(stk, sp-1)
-				if !a.IsNumber() || !b.IsNumber() {
+				if !isNumber(a) || !isNumber(b) {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
@@ -413,8 +456,9 @@ func (vm *VM) run() error {
 				sp--
 				st(stk, sp-1, v)
 			case opAdd:
+				ip++
 				a, b := ld(stk, sp-2), ld(stk, sp-1)
-				if a.IsNumber() && b.IsNumber() {
+				if isNumber(a) && isNumber(b) {
 					sp--
 					st(stk, sp-1, gc.Number(a.AsNumber()+b.AsNumber()))
 					continue
@@ -423,38 +467,42 @@ func (vm *VM) run() error {
 				if !vm.isString(a) || !vm.isString(b) {
 					return vm.runtimeError("Operands must be two numbers or two strings.")
 				}
-				vm.concat()
+				vm.concat(sp - 2)
 				goto reload
 			case opAddConst:
+				ip++
 				a := ld(stk, sp-1)
 				b := gc.Value(rd64(code, ip))
 				ip += 8
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be two numbers or two strings.")
 				}
 				st(stk, sp-1, gc.Number(a.AsNumber()+b.AsNumber()))
 			case opSubConst:
+				ip++
 				a := ld(stk, sp-1)
 				b := gc.Value(rd64(code, ip))
 				ip += 8
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
 				st(stk, sp-1, gc.Number(a.AsNumber()-b.AsNumber()))
 			case opLessConst:
+				ip++
 				a := ld(stk, sp-1)
 				b := gc.Value(rd64(code, ip))
 				ip += 8
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
 				st(stk, sp-1, gc.Bool(a.AsNumber() < b.AsNumber()))
 			case opLessConstJump:
+				ip++
 				a := ld(stk, sp-1)
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip+12, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
@@ -465,8 +513,9 @@ func (vm *VM) run() error {
 					ip = rd32(code, ip+8)
 				}
 			case opLocalLessConstJump:
+				ip++
 				a := ld(stk, fr.base+rd16(code, ip))
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip+14, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
@@ -476,13 +525,14 @@ func (vm *VM) run() error {
 					ip = rd32(code, ip+10)
 				}
 			case opGlobalLessConstJump:
+				ip++
 				g := rd32(code, ip)
-				a := vm.glob[g]
+				a := *globAt(vm.glob, g)
 				if a == gc.Undefined {
 					fr.ip, vm.sp = ip+4, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
 				}
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip+16, sp
 					return vm.runtimeError("Operands must be numbers.")
 				}
@@ -492,8 +542,9 @@ func (vm *VM) run() error {
 					ip = rd32(code, ip+12)
 				}
 			case opGlobalAddConst, opGlobalSubConst:
+				ip++
 				g := rd32(code, ip)
-				a := vm.glob[g]
+				a := *globAt(vm.glob, g)
 				if a == gc.Undefined {
 					fr.ip, vm.sp = ip+4, sp
 					return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[g])
@@ -502,52 +553,59 @@ func (vm *VM) run() error {
 				ip += 12
 				st(stk, sp, a)
 				sp++
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
-					return vm.runtimeError("%s", constOperandError(op == opGlobalAddConst))
+					return vm.runtimeError("%s", constOperandError(opcode(rd8(code, ip-13))))
 				}
-				st(stk, sp-1, addSubConst(op == opGlobalAddConst, a.AsNumber(), b))
+				st(stk, sp-1, gc.Number(a.AsNumber()+b))
 			case opLocalAddConst, opLocalSubConst:
+				ip++
 				a := ld(stk, fr.base+rd16(code, ip))
 				b := gc.Value(rd64(code, ip+2)).AsNumber()
 				ip += 10
 				st(stk, sp, a)
 				sp++
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
-					return vm.runtimeError("%s", constOperandError(op == opLocalAddConst))
+					return vm.runtimeError("%s", constOperandError(opcode(rd8(code, ip-11))))
 				}
-				st(stk, sp-1, addSubConst(op == opLocalAddConst, a.AsNumber(), b))
+				st(stk, sp-1, gc.Number(a.AsNumber()+b))
 			case opNot:
+				ip++
 				st(stk, sp-1, gc.Bool(ld(stk, sp-1).IsFalsey()))
 			case opNegate:
+				ip++
 				a := ld(stk, sp-1)
-				if !a.IsNumber() {
+				if !isNumber(a) {
 					fr.ip, vm.sp = ip, sp
 					return vm.runtimeError("Operand must be a number.")
 				}
 				st(stk, sp-1, gc.Number(-a.AsNumber()))
 			case opPrint:
+				ip++
 				fr.ip, vm.sp = ip, sp
-				vm.printTop() // locks the output: the value stays on the stack meanwhile
-				vm.sp--
+				vm.printSlot(sp - 1) // locks the output: the value stays on the stack meanwhile
 				goto reload
 
 			case opJump:
+				ip++
 				ip = rd32(code, ip)
 			case opJumpIfFalse:
+				ip++
 				if ld(stk, sp-1).IsFalsey() {
 					ip = rd32(code, ip)
 				} else {
 					ip += 4
 				}
 			case opJumpIfTrue:
+				ip++
 				if !ld(stk, sp-1).IsFalsey() {
 					ip = rd32(code, ip)
 				} else {
 					ip += 4
 				}
 			case opPopJumpIfFalse:
+				ip++
 				sp--
 				if ld(stk, sp).IsFalsey() {
 					ip = rd32(code, ip)
@@ -555,6 +613,7 @@ func (vm *VM) run() error {
 					ip += 4
 				}
 			case opLoop:
+				ip++
 				vm.steps--
 				if vm.steps < 0 || vm.poll.Load() {
 					// No local may be used after the call (see run).
@@ -571,11 +630,38 @@ func (vm *VM) run() error {
 				ip = rd32(code, ip)
 
 			case opCall:
+				ip++
 				argc = rd8(code, ip)
 				ip++
 				callee = ld(stk, sp-1-argc)
 				goto call
+			case opCallGlobalLocalAddConst, opCallGlobalLocalSubConst:
+				// GET_GLOBAL, LOCAL_ADD/SUB_CONST and CALL 1; each error at
+				// the line of its part (see callGlobalLocalConst). An unset
+				// global is reported where it fails first: at the operand's
+				// check, or else at the call (undefinedCallee), which only
+				// this instruction gives an Undefined callee.
+				ip++
+				callee = *globAt(vm.glob, rd32(code, ip))
+				a := ld(stk, fr.base+rd16(code, ip+4))
+				st(stk, sp, callee)
+				st(stk, sp+1, a)
+				sp += 2
+				if !isNumber(a) {
+					if callee == gc.Undefined {
+						fr.ip, vm.sp = ip+15, sp
+						return vm.undefinedCallee(code, ip+15)
+					}
+					fr.ip, vm.sp = ip+14, sp
+					return vm.runtimeError("%s", constOperandError(opcode(rd8(code, ip-1))))
+				}
+				st(stk, sp-1, gc.Number(a.AsNumber()+gc.Value(rd64(code, ip+6)).AsNumber()))
+				ip += 15
+				argc = 1
+				goto call
 			case opInvoke:
+				ip++
+				h := vm.heap
 				ic := &fr.proto.ics[rd32(code, ip)]
 				argc = rd8(code, ip+4)
 				ip += 5
@@ -601,87 +687,97 @@ func (vm *VM) run() error {
 				{
 					fr.ip, vm.sp = ip, sp
 					var err error
-					if callee, argc, err = vm.invoke(ic, argc); err != nil {
+					if callee, argc, err = vm.invoke(ic, sp-1-argc, argc); err != nil {
 						return err
 					}
 				}
 				goto reloadCall
 			case opSuperInvoke:
+				ip++
 				ic := &fr.proto.ics[rd32(code, ip)]
 				argc = rd8(code, ip+4)
 				ip += 5
 				fr.ip, vm.sp = ip, sp
 				var err error
-				if callee, argc, err = vm.superInvoke(ic, argc); err != nil {
+				if callee, argc, err = vm.superInvoke(ic, sp-1, argc); err != nil {
 					return err
 				}
 				goto reloadCall
 			case opClosure:
+				ip++
 				fr.ip, vm.sp = ip, sp
-				vm.makeClosure()
+				vm.makeClosure(sp)
 				goto reload
 			case opCloseUpvalue:
+				ip++
 				sp--
 				fr.ip, vm.sp = ip, sp
 				vm.closeUpvalues(sp)
 				goto reload
-			case opReturn, opReturnLocal:
-				if op == opReturnLocal {
-					st(stk, sp, ld(stk, fr.base+rd16(code, ip)))
-					ip += 2
-					sp++
+			case opReturn:
+				ip++
+				sp--
+				retval = ld(stk, sp)
+				goto ret
+			case opAddReturn:
+				ip++
+				a, b := ld(stk, sp-2), ld(stk, sp-1)
+				if isNumber(a) && isNumber(b) {
+					sp -= 2
+					retval = gc.Number(a.AsNumber() + b.AsNumber())
+					goto ret
 				}
-				if n := len(vm.openIdx); n > 0 && vm.openIdx[n-1] >= fr.base {
-					fr.ip, vm.sp = ip, sp
-					vm.closeUpvalues(fr.base)
-					goto reloadReturn
+				fr.ip, vm.sp = ip, sp
+				if !vm.isString(a) || !vm.isString(b) {
+					return vm.runtimeError("Operands must be two numbers or two strings.")
 				}
-				vm.fp--
-				if vm.fp == 0 {
-					vm.result, vm.sp = ld(stk, sp-1), 0
-					return nil
-				}
-				st(stk, fr.base, ld(stk, sp-1))
-				sp = fr.base + 1
-				fr = nextFrame(fr, -1)
-				code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
-				ip = fr.ip
+				vm.concat(sp - 2)
+				goto reloadAndReturn
+			case opReturnLocal:
+				ip++
+				retval = ld(stk, fr.base+rd16(code, ip))
+				ip += 2
+				goto ret
 
 			case opClass:
+				ip++
 				d := vm.classDescs[rd32(code, ip)]
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				vm.newClass(d, fr.proto.consts)
+				vm.newClass(d, fr.proto.consts, sp)
 				goto reload
 			case opInherit:
+				ip++
 				fr.ip, vm.sp = ip, sp
 				if !vm.isKind(ld(stk, sp-2), kClass) {
 					return vm.runtimeError("Superclass must be a class.")
 				}
-				vm.inherit()
-				vm.sp--
+				vm.inherit(sp - 2)
 				goto reload
 			case opMethod:
+				ip++
 				name := int32(rd32(code, ip))
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				vm.defineMethod(name)
-				vm.sp--
+				vm.defineMethod(name, sp-2)
 				goto reload
 			case opEndClass:
+				ip++
 				fr.ip, vm.sp = ip, sp
-				vm.endClass()
-				vm.sp--
+				vm.endClass(sp - 1)
 				goto reload
 
 			case opArray:
+				ip++
 				n := rd32(code, ip)
 				ip += 4
 				fr.ip, vm.sp = ip, sp
-				vm.makeArray(n)
+				vm.makeArray(sp-n, n)
 				goto reload
 			case opIndexGet:
-				if a, x := ld(stk, sp-2), ld(stk, sp-1); a.IsRef() && x.IsNumber() {
+				ip++
+				h := vm.heap
+				if a, x := ld(stk, sp-2), ld(stk, sp-1); a.IsRef() && isNumber(x) {
 					r := a.AsRef()
 					if f := x.AsNumber(); h.Kind(r) == kArray && f >= 0 && f < float64(h.Length(r)) && float64(int(f)) == f {
 						sp--
@@ -692,7 +788,9 @@ func (vm *VM) run() error {
 				fr.ip, vm.sp = ip, sp
 				return vm.indexError(ld(stk, sp-2), ld(stk, sp-1))
 			case opIndexSet:
-				if a, x := ld(stk, sp-3), ld(stk, sp-2); a.IsRef() && x.IsNumber() {
+				ip++
+				h := vm.heap
+				if a, x := ld(stk, sp-3), ld(stk, sp-2); a.IsRef() && isNumber(x) {
 					r := a.AsRef()
 					if f := x.AsNumber(); h.Kind(r) == kArray && f >= 0 && f < float64(h.Length(r)) && float64(int(f)) == f {
 						v := ld(stk, sp-1)
@@ -706,15 +804,39 @@ func (vm *VM) run() error {
 				return vm.indexError(ld(stk, sp-3), ld(stk, sp-2))
 
 			default:
+				ip++
 				fr.ip, vm.sp = ip, sp
 				return vm.runtimeError("internal error: bad opcode %d", op)
 			}
 			continue
 		}
 
+	ret:
+		// Return retval from the running frame (sp is its height without
+		// the value).
+		if n := len(vm.openIdx); n > 0 && vm.openIdx[n-1] >= fr.base {
+			st(stk, sp, retval)
+			fr.ip, vm.sp = ip, sp+1
+			vm.closeUpvalues(fr.base)
+			goto reloadReturn
+		}
+		vm.fp--
+		if vm.fp == 0 {
+			vm.result, vm.sp = retval, 0
+			return nil
+		}
+		sp = fr.base
+		st(stk, sp, retval)
+		sp++
+		fr = nextFrame(fr, -1)
+		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
+		ip = fr.ip
+		continue
+
 	call:
 		// Call callee (at stack[sp-1-argc]) with argc arguments above it.
 		if callee.IsRef() {
+			h := vm.heap
 			r := callee.AsRef()
 			// The closure case is tested first: a switch would compare
 			// kinds in numeric order.
@@ -727,9 +849,11 @@ func (vm *VM) run() error {
 				}
 				if vm.fp == len(vm.frames) {
 					fr.ip, vm.sp = ip, sp
+					vm.pendingCallee, vm.pendingArgc = callee, argc
 					if !vm.growFrames() {
 						return vm.runtimeError("Stack overflow.")
 					}
+					callee, argc = vm.pendingCallee, vm.pendingArgc
 					goto reloadCall // fr points into the old frames
 				}
 				vm.steps--
@@ -741,9 +865,11 @@ func (vm *VM) run() error {
 				fr.ip = ip
 				fr = nextFrame(fr, 1)
 				vm.fp++
-				fr.closure, fr.proto, fr.ip, fr.base = callee, np, 0, base
+				// fr.ip is set where a slow path leaves the loop (the
+				// running frame's ip lives in the local until then).
+				fr.closure, fr.proto, fr.base = callee, np, base
 				if base+np.maxStack > len(vm.stack) {
-					vm.sp = sp
+					fr.ip, vm.sp = 0, sp
 					if !vm.growStack(base + np.maxStack) {
 						vm.fp--
 						return vm.runtimeError("Stack overflow.")
@@ -752,7 +878,7 @@ func (vm *VM) run() error {
 				}
 				if vm.poll.Load() {
 					// The new frame holds the callee: park here.
-					vm.sp = sp
+					fr.ip, vm.sp = 0, sp
 					if err := vm.safepoint(); err != nil {
 						return err
 					}
@@ -767,7 +893,7 @@ func (vm *VM) run() error {
 				goto call
 			case k == kClass:
 				fr.ip, vm.sp = ip, sp
-				callee, argc = vm.instantiate(argc)
+				callee, argc = vm.instantiate(sp-1-argc, argc)
 				if callee != gc.Nil {
 					goto reloadCall
 				}
@@ -777,13 +903,16 @@ func (vm *VM) run() error {
 				goto reload
 			case k == kNative:
 				fr.ip, vm.sp = ip, sp
-				if err := vm.callNative(int(h.RawWord(r, nativeIndexWord)), argc); err != nil {
+				if err := vm.callNative(int(h.RawWord(r, nativeIndexWord)), sp-1-argc, argc); err != nil {
 					return err
 				}
 				goto reload
 			}
 		}
 		fr.ip, vm.sp = ip, sp
+		if callee == gc.Undefined {
+			return vm.undefinedCallee(code, ip)
+		}
 		return vm.runtimeError("Can only call functions and classes.")
 
 	reloadReturn:
@@ -800,15 +929,21 @@ func (vm *VM) run() error {
 		}
 	reload:
 		// Rebuild the locals from the VM after a call out or a frame change.
-		h = vm.heap
 		fr = &vm.frames[vm.fp-1]
 		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
 		stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
 		ip, sp = fr.ip, vm.sp
 		continue
+	reloadAndReturn:
+		// Reload, then return the value on top of the stack.
+		fr = &vm.frames[vm.fp-1]
+		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
+		stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
+		ip, sp = fr.ip, vm.sp-1
+		retval = ld(stk, sp)
+		goto ret
 	reloadCall:
 		// Reload, then call callee with argc arguments.
-		h = vm.heap
 		fr = &vm.frames[vm.fp-1]
 		code = unsafe.Pointer(unsafe.SliceData(fr.proto.code))
 		stk = unsafe.Pointer(unsafe.SliceData(vm.stack))
@@ -817,9 +952,18 @@ func (vm *VM) run() error {
 	}
 }
 
+// undefinedCallee reports the unset global that CALL_GLOBAL_LOCAL_ADD/
+// SUB_CONST ending at end (the saved ip) read, at the line of the global.
+func (vm *VM) undefinedCallee(code unsafe.Pointer, end int) error {
+	start := end - 1 - operandBytes[opCallGlobalLocalAddConst]
+	vm.frames[vm.fp-1].ip = start + 5
+	return vm.runtimeError("Undefined variable '%s'.", vm.globalNames[rd32(code, start+1)])
+}
+
 // makeClosure executes CLOSURE at fr.ip: it reads the prototype and the
-// upvalue descriptors, allocates the closure and captures its upvalues.
-func (vm *VM) makeClosure() {
+// upvalue descriptors, allocates the closure into stack[dst], the top, and
+// captures its upvalues.
+func (vm *VM) makeClosure(dst int) {
 	h := vm.heap
 	fr := &vm.frames[vm.fp-1]
 	code := fr.proto.code
@@ -829,7 +973,8 @@ func (vm *VM) makeClosure() {
 	np := vm.protoT[pi]
 	r := vm.mut.AllocSlots(vm.m.closure, np.nUpvalues, gc.Nil)
 	h.SetRawWord(r, 1, uint64(np.nUpvalues)|uint64(pi)<<32)
-	vm.push(gc.FromRef(r))
+	vm.stack[dst] = gc.FromRef(r)
+	vm.sp = dst + 1
 	for i := 0; i < np.nUpvalues; i++ {
 		isLocal, idx := code[ip], u16(code, ip+1)
 		ip += 3
@@ -839,45 +984,41 @@ func (vm *VM) makeClosure() {
 		} else {
 			up = h.Load(fr.closure.AsRef(), slotsFirst+idx)
 		}
-		h.Store(vm.stack[vm.sp-1].AsRef(), slotsFirst+i, up)
+		h.Store(vm.stack[dst].AsRef(), slotsFirst+i, up)
 	}
 	fr.ip = ip
 }
 
-// makeArray replaces the n values on top of the stack with an array of
-// them.
-func (vm *VM) makeArray(n int) {
+// makeArray replaces the n values at stack[first:], the top, with an
+// array of them at stack[first].
+func (vm *VM) makeArray(first, n int) {
 	h := vm.heap
 	r := vm.newArray(n, gc.Nil)
-	base := vm.sp - n
 	for i := 0; i < n; i++ {
-		h.Store(r, slotsFirst+i, vm.stack[base+i])
+		h.Store(r, slotsFirst+i, vm.stack[first+i])
 	}
-	vm.sp = base
-	vm.push(gc.FromRef(r))
+	vm.stack[first] = gc.FromRef(r) // first may be the top: n == 0
+	vm.sp = first + 1
 }
 
-// getSuper replaces `this super` on top of the stack with this bound to
-// the superclass's method ic.name.
-func (vm *VM) getSuper(ic *inlineCache) error {
+// getSuper replaces `this super` at stack[slot] and stack[slot+1], the
+// top, with this bound to the superclass's method ic.name.
+func (vm *VM) getSuper(ic *inlineCache, slot int) error {
 	vm.lockTables()
 	defer vm.tablesMu.Unlock()
-	m, err := vm.superMethod(ic, vm.stack[vm.sp-1].AsRef())
+	m, err := vm.superMethod(ic, vm.stack[slot+1].AsRef())
 	if err != nil {
 		return err
 	}
-	s := vm.stack[vm.sp-2 : vm.sp]
-	s[0], s[1] = s[1], s[0] // super this: bind the receiver on top
-	vm.bindMethod(m, vm.sp-2)
-	vm.sp--
-	vm.stack[vm.sp-1] = vm.stack[vm.sp]
+	vm.bindMethod(m, slot, slot+1) // the superclass stays rooted meanwhile
+	vm.sp = slot + 1
 	return nil
 }
 
-// instantiate replaces the class at stack[sp-1-argc] with a new instance
-// and returns the class's initializer closure, or Nil, and argc.
-func (vm *VM) instantiate(argc int) (gc.Value, int) {
-	slot := vm.sp - 1 - argc
+// instantiate replaces the class at stack[slot], below its argc
+// arguments, with a new instance and returns the class's initializer
+// closure, or Nil, and argc.
+func (vm *VM) instantiate(slot, argc int) (gc.Value, int) {
 	rec := vm.classOf(vm.stack[slot].AsRef())
 	meta := rec.meta
 	if meta == 0 {
