@@ -20,7 +20,9 @@ one that is not installed is left out. More --minivm binaries add columns
 minivm builds; the ratio column is always that of the first, to the
 fastest of the other interpreters (with --builds, of the other builds).
 The output of each run, less the lines that print elapsed time, must
-match minivm's, else the script stops with exit status 1.
+match minivm's, else the script stops with exit status 1. An interpreter
+other than minivm that fails on a benchmark (clox's limit of 256
+constants per chunk on string_equality) is left out of it, shown as —.
 
     flock /tmp/bench.lock python3 benchmarks/peers.py -n 5
     python3 benchmarks/peers.py -n 1 -b fib,zoo
@@ -92,12 +94,14 @@ def cpu_seconds():
 
 
 def run(cmd, cpu):
-    """Runs cmd; returns its wall (or CPU) seconds and its output."""
+    """Runs cmd; returns its wall (or CPU) seconds and its output, or
+    None and a one-line reason when it fails."""
     t, c = time.perf_counter(), cpu_seconds()
     p = subprocess.run(cmd, capture_output=True, text=True)
     t, c = time.perf_counter() - t, cpu_seconds() - c
     if p.returncode != 0:
-        sys.exit("%s: exit status %d\n%s" % (" ".join(cmd), p.returncode, p.stderr))
+        first = (p.stderr.strip().splitlines() or [""])[0]
+        return None, "%s: exit status %d: %s" % (" ".join(cmd), p.returncode, first)
     return c if cpu else t, p.stdout
 
 
@@ -119,11 +123,23 @@ def main():
         sys.exit("-n must be at least 1")
     interps = interpreters(args.minivm or [os.path.join(ROOT, "minivm")], args.lox, args.builds)
     times = {(b, name): [] for b in benches for name, _ in interps}
+    failed = set()  # (benchmark, interpreter) pairs that cannot run it
     for r in range(args.n):
         for b in benches:
             want = None
             for name, cmd in interps:
+                if (b, name) in failed:
+                    continue
                 t, out = run(cmd(b), args.cpu)
+                if t is None:
+                    if name.startswith("minivm"):
+                        sys.exit(out)
+                    # Another interpreter's limit (clox's 256 constants
+                    # per chunk on string_equality): shown as "—".
+                    print("note: %s, left out of %s" % (out, b), file=sys.stderr)
+                    failed.add((b, name))
+                    times[b, name] = []
+                    continue
                 got = checked_lines(b, out)
                 if want is None:
                     want = got
@@ -140,11 +156,11 @@ def main():
     print("|---" * (len(names) + 2) + "|")
     ratios = []
     for b in benches:
-        med = {name: statistics.median(times[b, name]) for name in names}
+        med = {name: statistics.median(times[b, name]) for name in names if times[b, name]}
         # The best other interpreter; with --builds, the best other build.
-        others = [name for name in names
+        others = [name for name in med
                   if name != "minivm" and (args.builds or not name.startswith("minivm#"))]
-        cells = ["%.3f" % med[name] for name in names]
+        cells = ["%.3f" % med[name] if name in med else "—" for name in names]
         ratio = ""
         if others:
             best = min(others, key=lambda n: med[n])
