@@ -147,6 +147,16 @@ func st(stk unsafe.Pointer, i int, v gc.Value) {
 // dispatch loop have few registers to spare.
 func isNumber(v gc.Value) bool { return uint64(v)<<1>>51 != 1<<13-1 }
 
+// addNonNumbers is the slow path of ADD and ADD_RETURN: two strings
+// concatenate into slot dst (the first operand's), anything else fails.
+func (vm *VM) addNonNumbers(a, b gc.Value, dst int) error {
+	if !vm.isString(a) || !vm.isString(b) {
+		return vm.runtimeError("Operands must be two numbers or two strings.")
+	}
+	vm.concat(dst)
+	return nil
+}
+
 // constOperandError is the message of the fused add- and
 // subtract-constant instructions for an operand that is not a number
 // (ADD's and SUBTRACT's). Their subtract forms hold the constant negated
@@ -464,10 +474,9 @@ func (vm *VM) run() error {
 					continue
 				}
 				fr.ip, vm.sp = ip, sp
-				if !vm.isString(a) || !vm.isString(b) {
-					return vm.runtimeError("Operands must be two numbers or two strings.")
+				if err := vm.addNonNumbers(a, b, sp-2); err != nil {
+					return err
 				}
-				vm.concat(sp - 2)
 				goto reload
 			case opAddConst:
 				ip++
@@ -728,10 +737,9 @@ func (vm *VM) run() error {
 					goto ret
 				}
 				fr.ip, vm.sp = ip, sp
-				if !vm.isString(a) || !vm.isString(b) {
-					return vm.runtimeError("Operands must be two numbers or two strings.")
+				if err := vm.addNonNumbers(a, b, sp-2); err != nil {
+					return err
 				}
-				vm.concat(sp - 2)
 				goto reloadAndReturn
 			case opReturnLocal:
 				ip++
