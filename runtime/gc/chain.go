@@ -29,12 +29,12 @@ import "fmt"
 // outside material and keeps only half of its worklist's head
 // (evacuator_steal.go), so that the peer finds work to steal.
 
-// chain is a stack frame's chain state; the zero value is a frame that
-// holds none.
+// chain is a stack frame's chain state (the evacuator's chain array),
+// meaningful while the frame's mode says it holds a chain, except for
+// linkedAt.
 type chain struct {
 	// link is the class whose objects continue the chain besides the
-	// referrer's own class: the class of the element that started it. 0
-	// when the frame holds no chain.
+	// referrer's own class: the class of the element that started it.
 	link Meta
 	// full: a link did not fit the frame's whitespace and was copied
 	// outside; the frame takes fresh whitespace at the next element.
@@ -45,11 +45,13 @@ type chain struct {
 	linkedAt uintptr
 }
 
-// active reports whether the frame holds a chain.
-func (c *chain) active() bool { return c.link != 0 }
-
 // start makes the frame hold a chain continued by objects of class link.
-func (c *chain) start(link Meta) { c.link = link }
+func (c *chain) start(link Meta) { c.link, c.full = link, false }
+
+// linked reports whether the element at scan head scan has copied its
+// first link; setLinked records that it has.
+func (c *chain) linked(scan uintptr) bool { return c.linkedAt == scan|1 }
+func (c *chain) setLinked(scan uintptr)   { c.linkedAt = scan | 1 }
 
 // isLink reports whether a copy of an object of class to, made through a
 // slot of an object of class from (hot: the class's hottest slot), is a
@@ -89,9 +91,6 @@ func (s *chainStats) add(o *chainStats) {
 // verify checks a chain frame (-Xcheck:gc): its link class is a ClassMeta
 // the heap knows, and the frame is a copyspace of its region.
 func (c *chain) verify(h *Heap, fr *copyspace) error {
-	if !c.active() {
-		return nil
-	}
 	if !h.validMeta(c.link) {
 		return fmt.Errorf("chain frame's link class %#x is not a ClassMeta", uint32(c.link))
 	}
