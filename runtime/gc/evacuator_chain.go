@@ -7,13 +7,17 @@ package gc
 // pushOrChain handles a copy of p, made at offset at through slot by the
 // object at the active frame's scan head, that needs a frame of its own
 // (opensFrame). Without chain detection it is pushed. With it, a
-// recursive arc that is the element's last reference and whose copy
-// landed in the active frame starts a chain there: the copy is the next
-// element, and scanning it after its parent is what the push would have
-// done, without the frame. A recursive arc with references after it (a
-// branch) is pushed, so branching structures keep their depth-first
-// order. A copy whose push overflows the stack stays where it is as a
-// link of a chain in the active frame.
+// recursive arc that is the element's last reference starts a chain in
+// the frame that took its copy: scanning it next is what the push would
+// have done, and the chain keeps the structure from climbing the stack one
+// frame per element. That frame is the active one, or the one above it
+// when the element's payload (a non-recursive arc) was pushed first and
+// left the stack whitespace there: then the copy is pushed and the new
+// frame holds the chain. A recursive arc with references after it, or
+// after recursive pushes of the same element (a branch), is pushed, so
+// branching structures keep their depth-first order. A copy whose push
+// overflows the stack stays where it is as a link of a chain in the
+// active frame.
 func (e *evacuator) pushOrChain(p *pendingCopy, at, slot uintptr) {
 	if !e.chains {
 		e.push(p.region, at, p.size)
@@ -21,15 +25,27 @@ func (e *evacuator) pushOrChain(p *pendingCopy, at, slot uintptr) {
 	}
 	fr, c := &e.stack[e.active], &e.chain[e.active]
 	to := Meta(uint32(p.hdr))
-	if e.white[p.region&1] == e.active && !c.linked(fr.scan) && c.isLink(fr.it.meta, to, slot&hotArc != 0) && fr.lastRef(e.h) {
-		c.setLinked(fr.scan)
-		e.startChain(to)
-		return
+	link := c.isLink(fr.it.meta, to, slot&hotArc != 0)
+	if link && !c.linked(fr.scan) && fr.lastRef(e.h) {
+		switch w := e.white[p.region&1]; {
+		case w == e.active:
+			c.setLinked(fr.scan)
+			e.startChain(to)
+			return
+		case c.pushedPayload(fr.scan) && e.push(p.region, at, p.size):
+			c.setLinked(fr.scan)
+			e.startChain(to)
+			return
+		}
 	}
 	if !e.push(p.region, at, p.size) {
 		// Overflow: the copy stays here, as a link of a chain of the
 		// element's class.
 		e.startChain(fr.it.meta)
+		return
+	}
+	if !link {
+		c.setPushedPayload(fr.scan)
 	}
 }
 
