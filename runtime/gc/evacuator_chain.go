@@ -87,7 +87,7 @@ func (e *evacuator) beginChain(link Meta) {
 // (flagChain sends such copies here from evacuateSlow). The element's
 // first link is the chain's next element: it is copied into the frame's
 // whitespace, right behind the last, with no push while the frame has
-// room (chainCopy). A further link (a branch) takes the evacuator's usual
+// room. A further link (a branch) takes the evacuator's usual
 // course, up the stack. Anything else (the payload) is copied outside, so
 // that the chain's elements stay back to back and the payload is work
 // that other workers can take. Links ignore the stall condition: a chain
@@ -99,32 +99,24 @@ func (e *evacuator) chainEvacuate(p *pendingCopy, slot uintptr) Ref {
 		return e.copyOutside(p, slot)
 	case c.linked(fr.scan):
 		return e.copyInsideOrOutside(p, slot)
-	}
-	return e.chainCopy(p, slot)
-}
-
-// chainCopy copies p, the next element of the chain in the active frame:
-// into the frame's whitespace or, when the frame has none, into fresh
-// whitespace (the chain goes on in the frame above), else outside.
-func (e *evacuator) chainCopy(p *pendingCopy, slot uintptr) Ref {
-	fr, c := &e.stack[e.active], &e.chain[e.active]
-	if p.size > e.insideSize || e.flags&(flagBreadthFirst|overflowFlag(p.region)) != 0 {
+	case p.size > e.insideSize || e.flags&(flagBreadthFirst|overflowFlag(p.region)) != 0:
 		return e.copyOutside(p, slot)
 	}
 	w := e.white[p.region&1]
-	if w == e.active && fr.free() < p.size {
-		// Mid-element the frame cannot take new whitespace (its element
-		// is in the old block): this link goes outside, and the frame
-		// refreshes at the next element (chainBoundary).
-		c.full = true
+	if w == e.active {
+		if fr.free() < p.size {
+			// Mid-element the frame cannot take new whitespace (its
+			// element is in the old block): this link goes outside, and
+			// the frame refreshes after the element (chainBoundary).
+			c.full = true
+			return e.copyOutside(p, slot)
+		}
+	} else if w = e.insideRoom(p.region, p.size); w < 0 {
 		return e.copyOutside(p, slot)
 	}
-	if w = e.insideRoom(p.region, p.size); w < 0 {
-		return e.copyOutside(p, slot)
-	}
+	// Frame w is region p.region's white frame (e.inside's) and has room.
 	at := e.stack[w].copy
-	d := only(p.region, &e.stack[w].copyspace, true)
-	n, _, won := e.forwardTo(p.from, slot, &d)
+	n, _, won := e.forwardTo(p.from, slot, &e.inside)
 	if !won {
 		return n
 	}
@@ -151,9 +143,14 @@ func (e *evacuator) chainCopy(p *pendingCopy, slot uintptr) Ref {
 func (e *evacuator) chainBoundary(fr *frame, f int) {
 	c := &e.chain[f]
 	low := e.white[fr.region] == f && (c.full || fr.free() <= e.remainderDrop)
-	if fr.scan >= fr.copy || !low && (e.solo || !e.h.stalled()) {
-		return
+	if fr.scan < fr.copy && (low || !e.solo && e.h.stalled()) {
+		e.releaseTail(fr, c, low)
 	}
+}
+
+// releaseTail is chainBoundary's release of the chain's tail, and its
+// fresh whitespace if the frame is low on it.
+func (e *evacuator) releaseTail(fr *frame, c *chain, low bool) {
 	e.addWork(workspace{region: fr.region, chain: c.link, base: fr.scan, size: fr.work()})
 	fr.scan = fr.copy
 	e.stats.chain.released++
