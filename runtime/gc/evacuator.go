@@ -62,7 +62,7 @@ import (
 //
 // One more flag is no condition: flagChain, set from the start of a chain
 // until the next work item, keeps every copy off forwardTo's fast path
-// (destination), and evacuateSlow copies those of a chain frame by the
+// (flagged), and evacuateFlagged copies those of a chain frame by the
 // chain's rules (chainEvacuate). So scan's slot loop is the same for
 // every frame, and without a chain it tests nothing more per copy, nor
 // do push and pop per frame.
@@ -351,26 +351,33 @@ func (e *evacuator) scan() {
 			off, ref, ok = fr.it.firstRef()
 			fr.mode |= frameInObject
 		}
-		track := fr.region == tenureRegion // only tenured objects are remembered
+		// Only tenured objects are remembered: one that refers above old,
+		// into the nursery (for a survivor object no Ref is above old).
+		old := ^Ref(0)
+		if fr.region == tenureRegion {
+			old = h.nurseryRef - 1
+		}
 		for ; ok; off, ref, ok = fr.it.next(h) {
 			if h.inEvacuate(ref) {
 				// evacuate, inlined: one call per copy.
 				slot := fr.it.arc(off)
-				d := e.destination()
-				n, p, won := e.forwardTo(ref, slot, d)
-				if n == 0 {
-					n = e.evacuateSlow(&p, slot)
-				} else if won && e.opensFrame(p.region, uintptr(n)<<3) {
-					if e.chains {
-						e.pushOrChain(&p, uintptr(n)<<3, slot)
-					} else {
-						e.push(p.region, uintptr(n)<<3, p.size)
+				if e.flagged() {
+					ref = e.evacuateFlagged(ref, slot)
+				} else if n, p, won := e.forwardTo(ref, slot, &e.inside); n != 0 {
+					if won && e.opensFrame(p.region, uintptr(n)<<3) {
+						if e.chains {
+							e.pushOrChain(&p, uintptr(n)<<3, slot)
+						} else {
+							e.push(p.region, uintptr(n)<<3, p.size)
+						}
 					}
+					ref = n
+				} else {
+					ref = e.copyInsideOrOutside(&p, slot)
 				}
-				fr.it.storeClass(off, n)
-				ref = n
+				fr.it.storeClass(off, ref)
 			}
-			if track && h.isYoung(ref) {
+			if ref > old {
 				fr.mode |= frameRemembered
 			}
 			if e.active != f {
@@ -401,8 +408,8 @@ func (e *evacuator) endObject(f int) {
 	fr.scan += fr.size
 	fr.mode &= frameChain
 	e.scanned(fr.size)
-	if fr.mode != 0 {
-		e.chainBoundary(fr, f)
+	if fr.mode != 0 && (e.chain[f].full || fr.free() <= e.remainderDrop || !e.solo && e.h.stalled()) {
+		e.chainBoundary(fr, f) // (which tells these apart)
 	}
 }
 
@@ -423,13 +430,16 @@ func (e *evacuator) pop() {
 // evacuate copies r (in evacuate space) inside or outside the stack and
 // returns its new reference. It may push a frame (e.active changes). The
 // common case, an inside copy into a white frame with room while no flush
-// condition holds, is forwardTo's; the rest is evacuateSlow's. (scan
-// repeats these lines to save a call per copy.)
+// condition holds, is forwardTo's; the rest is copyInsideOrOutside's, or
+// evacuateFlagged's while flagged. (scan repeats these lines to save a
+// call per copy.)
 func (e *evacuator) evacuate(r Ref, slot uintptr) Ref {
-	d := e.destination()
-	n, p, won := e.forwardTo(r, slot, d)
+	if e.flagged() {
+		return e.evacuateFlagged(r, slot)
+	}
+	n, p, won := e.forwardTo(r, slot, &e.inside)
 	if n == 0 {
-		return e.evacuateSlow(&p, slot)
+		return e.copyInsideOrOutside(&p, slot)
 	}
 	if won && e.opensFrame(p.region, uintptr(n)<<3) {
 		e.push(p.region, uintptr(n)<<3, p.size)
@@ -437,27 +447,28 @@ func (e *evacuator) evacuate(r Ref, slot uintptr) Ref {
 	return n
 }
 
-// destination is where forwardTo may copy: the white frames, unless a
-// flush condition may hold or a chain frame may be on the stack, which
-// the slow path decides.
-func (e *evacuator) destination() *destination {
-	if e.flags&^flagDepthFirst != 0 || !e.solo && e.h.stalled() {
-		return &noDestination
-	}
-	return &e.inside
+// flagged reports whether a flush condition may hold or a chain frame may
+// be on the stack, which evacuateFlagged decides; else forwardTo may copy
+// into the white frames (e.inside).
+func (e *evacuator) flagged() bool {
+	return e.flags&^flagDepthFirst != 0 || !e.solo && e.h.stalled()
 }
 
-// noDestination takes no copy: forwardTo only reads the header, so a
-// copy it reports won went to a white frame.
+// noDestination takes no copy: forwardTo only reads the header.
 var noDestination destination
 
-// evacuateSlow copies p when forwardTo could not: by the chain's rules
-// when the active frame holds one, else copyInsideOrOutside.
-func (e *evacuator) evacuateSlow(p *pendingCopy, slot uintptr) Ref {
-	if e.flags&flagChain != 0 && e.stack[e.active].mode&frameChain != 0 {
-		return e.chainEvacuate(p, slot)
+// evacuateFlagged is evacuate while flagged: a chain frame's copies go by
+// the chain's rules (chainEvacuate), any other copy is
+// copyInsideOrOutside's.
+func (e *evacuator) evacuateFlagged(r Ref, slot uintptr) Ref {
+	if e.flags&flagChain != 0 && e.active >= 0 && e.stack[e.active].mode&frameChain != 0 {
+		return e.chainEvacuate(r, slot)
 	}
-	return e.copyInsideOrOutside(p, slot)
+	n, p, _ := e.forwardTo(r, slot, &noDestination)
+	if n == 0 {
+		n = e.copyInsideOrOutside(&p, slot)
+	}
+	return n
 }
 
 // copyInsideOrOutside copies p inside, refreshing the stack whitespace, or

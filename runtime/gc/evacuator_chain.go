@@ -1,5 +1,7 @@
 package gc
 
+import "sync/atomic"
+
 // The evacuator's chains (chain.go): where a recursive arc's copy stays in
 // the active frame instead of opening one, how a chain frame parts links
 // from payload, and how it gives its tail away.
@@ -82,46 +84,79 @@ func (e *evacuator) beginChain(link Meta) {
 	}
 }
 
-// chainEvacuate copies p (not yet forwarded), referred to through slot
-// by the object at the scan head of the active frame, which holds a chain
-// (flagChain sends such copies here from evacuateSlow). The element's
-// first link is the chain's next element: it is copied into the frame's
-// whitespace, right behind the last, with no push while the frame has
-// room. A further link (a branch) takes the evacuator's usual
-// course, up the stack. Anything else (the payload) is copied outside, so
-// that the chain's elements stay back to back and the payload is work
-// that other workers can take. Links ignore the stall condition: a chain
-// is shared by releasing its tail (chainBoundary).
-func (e *evacuator) chainEvacuate(p *pendingCopy, slot uintptr) Ref {
+// chainEvacuate copies (or forwards) r, referred to through slot by the
+// object at the scan head of the active frame, which holds a chain. The
+// element's first link is the chain's next element: it is copied into the
+// frame's whitespace, right behind the last, with no push while the frame
+// has room. A further link (a branch) takes the evacuator's usual course,
+// up the stack. Anything else (the payload) is copied outside, so that
+// the chain's elements stay back to back and the payload is work that
+// other workers can take. Links ignore the stall condition: a chain is
+// shared by releasing its tail (chainBoundary).
+func (e *evacuator) chainEvacuate(r Ref, slot uintptr) Ref {
 	fr, c := &e.stack[e.active], &e.chain[e.active]
-	switch {
-	case !c.isLink(fr.it.meta, Meta(uint32(p.hdr)), slot&hotArc != 0):
-		return e.copyOutside(p, slot)
-	case c.linked(fr.scan):
-		return e.copyInsideOrOutside(p, slot)
-	case p.size > e.insideSize || e.flags&(flagBreadthFirst|overflowFlag(p.region)) != 0:
+	hdr := atomic.LoadUint64(e.h.word(r, 0))
+	link := hdr&hdrForwarded == 0 && c.isLink(fr.it.meta, Meta(uint32(hdr)), slot&hotArc != 0)
+	if !link || c.linked(fr.scan) {
+		n, p, _ := e.forwardTo(r, slot, &noDestination)
+		switch {
+		case n != 0:
+		case link:
+			n = e.copyInsideOrOutside(&p, slot)
+		default:
+			n = e.copyOutside(&p, slot)
+		}
+		return n
+	}
+	d := &e.inside
+	if e.flags&^(flagDepthFirst|flagStall|flagChain) != 0 {
+		d = &noDestination // breadth-first or an outside overflow: chainCopy
+	}
+	n, p, won := e.forwardTo(r, slot, d)
+	if n == 0 {
+		return e.chainCopy(&p, slot)
+	}
+	if won {
+		e.linkCopied(&p, uintptr(n)<<3)
+	}
+	return n
+}
+
+// chainCopy copies p, the next element of the chain in the active frame,
+// when forwardTo could not: into fresh whitespace (the chain goes on in
+// the frame above), else outside.
+func (e *evacuator) chainCopy(p *pendingCopy, slot uintptr) Ref {
+	fr := &e.stack[e.active]
+	if p.size > e.insideSize || e.flags&(flagBreadthFirst|overflowFlag(p.region)) != 0 {
 		return e.copyOutside(p, slot)
 	}
 	w := e.white[p.region&1]
-	if w == e.active {
-		if fr.free() < p.size {
-			// Mid-element the frame cannot take new whitespace (its
-			// element is in the old block): this link goes outside, and
-			// the frame refreshes after the element (chainBoundary).
-			c.full = true
-			return e.copyOutside(p, slot)
-		}
-	} else if w = e.insideRoom(p.region, p.size); w < 0 {
+	if w == e.active && fr.free() < p.size {
+		// Mid-element the frame cannot take new whitespace (its element
+		// is in the old block): this link goes outside, and the frame
+		// refreshes after the element (chainBoundary).
+		e.chain[e.active].full = true
 		return e.copyOutside(p, slot)
 	}
-	// Frame w is region p.region's white frame (e.inside's) and has room.
+	if w = e.insideRoom(p.region, p.size); w < 0 {
+		return e.copyOutside(p, slot)
+	}
+	// Frame w is now region p.region's white frame (e.inside's), with room.
 	at := e.stack[w].copy
 	n, _, won := e.forwardTo(p.from, slot, &e.inside)
-	if !won {
-		return n
+	if won {
+		e.linkCopied(p, at)
 	}
-	c.setLinked(fr.scan)
-	if w == e.active {
+	return n
+}
+
+// linkCopied records the copy of p, the first link of the element at the
+// active frame's scan head, made at offset at of its region's white
+// frame: the chain goes on there, in the active frame or in the frame
+// pushed for it.
+func (e *evacuator) linkCopied(p *pendingCopy, at uintptr) {
+	e.chain[e.active].setLinked(e.stack[e.active].scan)
+	if e.white[p.region&1] == e.active {
 		e.stats.chain.chainCopies++
 	} else if e.opensFrame(p.region, at) && e.push(p.region, at, p.size) {
 		// The chain goes on in the frame pushed for the link, which
@@ -129,7 +164,6 @@ func (e *evacuator) chainEvacuate(p *pendingCopy, slot uintptr) Ref {
 		e.startChain(Meta(uint32(p.hdr)))
 		e.chainBoundary(&e.stack[e.active], e.active)
 	}
-	return n
 }
 
 // chainBoundary runs after each element of chain frame fr (frame f, the
