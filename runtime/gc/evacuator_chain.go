@@ -113,22 +113,34 @@ func (e *evacuator) chainEvacuate(r Ref, slot uintptr) Ref {
 		d = &noDestination // breadth-first or an outside overflow: chainCopy
 	}
 	n, p, won := e.forwardTo(r, slot, d)
+	at := uintptr(n) << 3
 	if n == 0 {
-		return e.chainCopy(&p, slot)
+		n, at, won = e.chainCopy(&p, slot)
 	}
 	if won {
-		e.linkCopied(&p, uintptr(n)<<3)
+		// The chain goes on where the link was copied: in the active
+		// frame or in the frame pushed for it.
+		c.setLinked(fr.scan)
+		if e.white[p.region&1] == e.active {
+			e.stats.chain.chainCopies++
+		} else if e.opensFrame(p.region, at) && e.push(p.region, at, p.size) {
+			// The pushed frame may have too little whitespace for its
+			// first element's link.
+			e.startChain(Meta(uint32(p.hdr)))
+			e.chainBoundary(&e.stack[e.active], e.active)
+		}
 	}
 	return n
 }
 
 // chainCopy copies p, the next element of the chain in the active frame,
 // when forwardTo could not: into fresh whitespace (the chain goes on in
-// the frame above), else outside.
-func (e *evacuator) chainCopy(p *pendingCopy, slot uintptr) Ref {
+// the frame above), else outside. won reports a copy into a white frame,
+// at offset at.
+func (e *evacuator) chainCopy(p *pendingCopy, slot uintptr) (n Ref, at uintptr, won bool) {
 	fr := &e.stack[e.active]
 	if p.size > e.insideSize || e.flags&(flagBreadthFirst|overflowFlag(p.region)) != 0 {
-		return e.copyOutside(p, slot)
+		return e.copyOutside(p, slot), 0, false
 	}
 	w := e.white[p.region&1]
 	if w == e.active && fr.free() < p.size {
@@ -136,34 +148,15 @@ func (e *evacuator) chainCopy(p *pendingCopy, slot uintptr) Ref {
 		// is in the old block): this link goes outside, and the frame
 		// refreshes after the element (chainBoundary).
 		e.chain[e.active].full = true
-		return e.copyOutside(p, slot)
+		return e.copyOutside(p, slot), 0, false
 	}
 	if w = e.insideRoom(p.region, p.size); w < 0 {
-		return e.copyOutside(p, slot)
+		return e.copyOutside(p, slot), 0, false
 	}
 	// Frame w is now region p.region's white frame (e.inside's), with room.
-	at := e.stack[w].copy
-	n, _, won := e.forwardTo(p.from, slot, &e.inside)
-	if won {
-		e.linkCopied(p, at)
-	}
-	return n
-}
-
-// linkCopied records the copy of p, the first link of the element at the
-// active frame's scan head, made at offset at of its region's white
-// frame: the chain goes on there, in the active frame or in the frame
-// pushed for it.
-func (e *evacuator) linkCopied(p *pendingCopy, at uintptr) {
-	e.chain[e.active].setLinked(e.stack[e.active].scan)
-	if e.white[p.region&1] == e.active {
-		e.stats.chain.chainCopies++
-	} else if e.opensFrame(p.region, at) && e.push(p.region, at, p.size) {
-		// The chain goes on in the frame pushed for the link, which
-		// may have too little whitespace for its first element's link.
-		e.startChain(Meta(uint32(p.hdr)))
-		e.chainBoundary(&e.stack[e.active], e.active)
-	}
+	at = e.stack[w].copy
+	n, _, won = e.forwardTo(p.from, slot, &e.inside)
+	return n, at, won
 }
 
 // chainBoundary runs after each element of chain frame fr (frame f, the
