@@ -408,8 +408,10 @@ func (e *evacuator) endObject(f int) {
 	fr.scan += fr.size
 	fr.mode &= frameChain
 	e.scanned(fr.size)
+	// A chain element: the boundary, when the frame may be low on
+	// whitespace or a peer may be stalled (chainBoundary tells which).
 	if fr.mode != 0 && (e.chain[f].full || fr.free() <= e.remainderDrop || !e.solo && e.h.stalled()) {
-		e.chainBoundary(fr, f) // (which tells these apart)
+		e.chainBoundary(fr, f)
 	}
 }
 
