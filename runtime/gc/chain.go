@@ -13,8 +13,12 @@ import "fmt"
 // recursive arc in tail position (to an object of the referrer's class, or
 // through the class's hottest slot to one of its declaration family, with
 // no reference after it in the element: scanning it next is what the push
-// would have done), or when its push would overflow the stack. An arc with
-// references after it (a branch) is still pushed, so trees keep their
+// would have done), or when its push would overflow the stack. A tail arc
+// whose copy landed in the frame above, because the element's payload was
+// pushed first and left the whitespace there, is pushed, and that frame
+// holds the chain: otherwise a list with payload would climb the stack
+// one frame per frame width. An arc with references after it, or after
+// another recursive push (a branch), is still pushed, so trees keep their
 // depth-first order. The frame then holds the chain: each element copies
 // its first link into the frame, right behind the last element, further
 // links up the stack, and everything else (the payload) outside, so that
@@ -29,12 +33,12 @@ import "fmt"
 // outside material and keeps only half of its worklist's head
 // (evacuator_steal.go), so that the peer finds work to steal.
 
-// chain is a stack frame's chain state; the zero value is a frame that
-// holds none.
+// chain is a stack frame's chain state (the evacuator's chain array),
+// meaningful while the frame's mode says it holds a chain, except for
+// linkedAt.
 type chain struct {
 	// link is the class whose objects continue the chain besides the
-	// referrer's own class: the class of the element that started it. 0
-	// when the frame holds no chain.
+	// referrer's own class: the class of the element that started it.
 	link Meta
 	// full: a link did not fit the frame's whitespace and was copied
 	// outside; the frame takes fresh whitespace at the next element.
@@ -43,13 +47,23 @@ type chain struct {
 	// has copied its first link (every frame: pushOrChain uses it too);
 	// a new element is not linked without a store per element.
 	linkedAt uintptr
+	// payloadAt is the scan head, tagged with bit 0, of the element that
+	// has pushed a frame for a non-recursive arc (pushOrChain).
+	payloadAt uintptr
 }
 
-// active reports whether the frame holds a chain.
-func (c *chain) active() bool { return c.link != 0 }
-
 // start makes the frame hold a chain continued by objects of class link.
-func (c *chain) start(link Meta) { c.link = link }
+func (c *chain) start(link Meta) { c.link, c.full = link, false }
+
+// linked reports whether the element at scan head scan has copied its
+// first link; setLinked records that it has.
+func (c *chain) linked(scan uintptr) bool { return c.linkedAt == scan|1 }
+func (c *chain) setLinked(scan uintptr)   { c.linkedAt = scan | 1 }
+
+// pushedPayload reports whether the element at scan head scan has pushed
+// a frame for a non-recursive arc; setPushedPayload records that it has.
+func (c *chain) pushedPayload(scan uintptr) bool { return c.payloadAt == scan|1 }
+func (c *chain) setPushedPayload(scan uintptr)   { c.payloadAt = scan | 1 }
 
 // isLink reports whether a copy of an object of class to, made through a
 // slot of an object of class from (hot: the class's hottest slot), is a
@@ -89,9 +103,6 @@ func (s *chainStats) add(o *chainStats) {
 // verify checks a chain frame (-Xcheck:gc): its link class is a ClassMeta
 // the heap knows, and the frame is a copyspace of its region.
 func (c *chain) verify(h *Heap, fr *copyspace) error {
-	if !c.active() {
-		return nil
-	}
 	if !h.validMeta(c.link) {
 		return fmt.Errorf("chain frame's link class %#x is not a ClassMeta", uint32(c.link))
 	}

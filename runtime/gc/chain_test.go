@@ -11,9 +11,6 @@ func TestChainIsLink(t *testing.T) {
 	sub, _ := g.h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 4, Kind: 1})
 	attr, _ := g.h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 2, Kind: 1})
 	var c chain
-	if c.active() {
-		t.Fatal("the zero chain is active")
-	}
 	if !c.isLink(node, node, false) {
 		t.Error("an arc to the referrer's own class is not a link")
 	}
@@ -35,7 +32,7 @@ func TestChainIsLink(t *testing.T) {
 		t.Error("a cold arc, or a hot arc out of the family, is a link")
 	}
 	c.start(g.array)
-	if !c.active() || !c.isLink(node, g.array, false) {
+	if !c.isLink(node, g.array, false) {
 		t.Error("a chain's link class does not continue it")
 	}
 	fr := copyspace{region: survivorRegion, base: g.h.survLo, scan: g.h.survLo, copy: g.h.survLo, end: g.h.survLo + 64}
@@ -63,12 +60,7 @@ func TestChainIsLink(t *testing.T) {
 func TestChainCopiesListBackToBack(t *testing.T) {
 	const n = 5000
 	run := func(t *testing.T, noChains bool) (*graphHeap, Meta) {
-		cfg := Config{MaxHeap: 64 << 20, NurserySize: 16 << 20, Collector: Recursive, Verify: true, ChainDetection: !noChains}
-		g := newGraphHeap(t, cfg)
-		node, _ := g.h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 3})
-		buildPayloadList(g, node, n)
-		g.h.collectNursery(CauseStress)
-		return g, node
+		return collectPayloadList(t, n, 0, !noChains)
 	}
 	g, node := run(t, false)
 	s := &g.h.stats.total
@@ -96,5 +88,34 @@ func TestChainCopiesListBackToBack(t *testing.T) {
 	g, _ = run(t, true)
 	if s := &g.h.stats.total; s.stackOverflows < 10 || s.chain.chains != 0 {
 		t.Errorf("without chains: %d stack overflows, %d chains", s.stackOverflows, s.chain.chains)
+	}
+}
+
+// collectPayloadList builds an n-node payload list (buildPayloadList) and
+// collects it once with the evacuator at the given frame width.
+func collectPayloadList(t *testing.T, n, distance int, chains bool) (*graphHeap, Meta) {
+	cfg := Config{MaxHeap: 64 << 20, NurserySize: 16 << 20, Collector: Recursive, Verify: true, InsideCopyDistance: distance, ChainDetection: chains}
+	g := newGraphHeap(t, cfg)
+	node, _ := g.h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 3})
+	buildPayloadList(g, node, n)
+	g.h.collectNursery(CauseStress)
+	return g, node
+}
+
+// TestChainPayloadListAtWidth copies the payload list at a 4 KB frame
+// width. At each window edge the payload's copy opens a frame and takes
+// the stack whitespace with it, so the next node lands in the frame above
+// the active one: without chains the list climbs one frame per window and
+// overflows the stack; with them that tail arc starts a chain in the frame
+// above, and the stack never overflows.
+func TestChainPayloadListAtWidth(t *testing.T) {
+	const n = 5000
+	g, _ := collectPayloadList(t, n, 4096, true)
+	if s := &g.h.stats.total; s.stackOverflows != 0 || s.chain.chains == 0 || s.chain.chainCopies < n/2 {
+		t.Errorf("with chains: %d stack overflows, %d chains, %d link copies", s.stackOverflows, s.chain.chains, s.chain.chainCopies)
+	}
+	g, _ = collectPayloadList(t, n, 4096, false)
+	if s := &g.h.stats.total; s.stackOverflows == 0 {
+		t.Errorf("without chains: no stack overflow")
 	}
 }

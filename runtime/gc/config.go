@@ -87,7 +87,7 @@ type Config struct {
 	// ChainDetection (-XXgc:recursiveChainDetection) turns on the
 	// evacuator's chains (chain.go). Off, recursive arcs push frames and
 	// overflow the stack as in OMR. Off by default: at the default frame
-	// width it costs a list about 10% more instructions per copied object
+	// width it costs a list about 25% more instructions per copied object
 	// and gains a tree nothing (BENCHMARKS.md, "Evacuator chains").
 	ChainDetection bool
 

@@ -59,6 +59,13 @@ import (
 //     big to drop but the object does not fit; r's copies go outside until
 //     overflowRefresh bytes have been placed elsewhere;
 //   - stall: a peer worker is waiting for work (parallel collection).
+//
+// One more flag is no condition: flagChain, set from the start of a chain
+// until the next work item, keeps every copy off forwardTo's fast path
+// (flagged), and evacuateFlagged copies those of a chain frame by the
+// chain's rules (chainEvacuate). So scan's slot loop is the same for
+// every frame, and without a chain it tests nothing more per copy, nor
+// do push and pop per frame.
 
 type evacFlags uint8
 
@@ -69,6 +76,7 @@ const (
 	flagStall
 	flagSurvivorOverflow
 	flagTenureOverflow
+	flagChain
 )
 
 func overflowFlag(r region) evacFlags {
@@ -82,12 +90,22 @@ func overflowFlag(r region) evacFlags {
 // the object at its scan head.
 type frame struct {
 	copyspace
-	it         slots   // the object at scan, when inObject
-	size       uintptr // its size
-	inObject   bool    // scanning stopped inside the object at scan (a push)
-	remembered bool    // the tenured object at scan refers into the nursery
-	chain      chain   // the chain the frame holds (chain.go)
+	it   slots   // the object at scan, when frameInObject
+	size uintptr // its size
+	mode frameMode
 }
+
+// frameMode is a frame's scan state. It is 32 bits wide so that setting
+// or clearing a bit is one instruction on memory. An object whose end is
+// more than a step (frameRemembered, frameChain) is retired by endObject,
+// so that the plain end tests one word.
+type frameMode uint32
+
+const (
+	frameInObject   frameMode = 1 << iota // scanning stopped inside the object at scan (a push)
+	frameRemembered                       // the tenured object at scan refers into the nursery
+	frameChain                            // the frame holds a chain (chain.go): e.chain[frame]
+)
 
 // evacStats are the evacuator's own counters for one collection.
 type evacStats struct {
@@ -109,6 +127,7 @@ type evacuator struct {
 	chains        bool // chain detection (Config.ChainDetection)
 
 	stack  []frame
+	chain  []chain     // each frame's chain state, with chain detection (else nil)
 	active int         // index of the active frame, -1 when the stack is empty
 	white  [2]int      // frame holding each region's stack whitespace, -1 for none
 	inside destination // the white frames, for forwardTo (setWhite)
@@ -147,6 +166,9 @@ func newEvacuators(workers []*worker) nurseryTraversal {
 			white:         [2]int{-1, -1},
 			outside:       [2]copyspace{{region: survivorRegion}, {region: tenureRegion}},
 			donors:        evacs,
+		}
+		if e.chains {
+			e.chain = make([]chain, len(e.stack))
 		}
 		e.inside.limit = [2]uintptr{e.insideSize, e.insideSize}
 		e.inside.inside = [2]bool{true, true}
@@ -216,8 +238,13 @@ func (e *evacuator) scanHeap() {
 			e.scanSegment(ws)
 			continue
 		}
-		e.stack[0] = frame{copyspace: copyspace{region: ws.region, base: ws.base, scan: ws.base, copy: ws.base + ws.size, end: ws.base + ws.size}, chain: chain{link: ws.chain}}
+		e.stack[0] = frame{copyspace: copyspace{region: ws.region, base: ws.base, scan: ws.base, copy: ws.base + ws.size, end: ws.base + ws.size}}
 		e.active = 0
+		if ws.chain != 0 {
+			e.stack[0].mode = frameChain
+			e.chain[0] = chain{link: ws.chain}
+			e.flags |= flagChain
+		}
 		e.es.activations[0]++
 		e.scan()
 	}
@@ -238,7 +265,7 @@ func (e *evacuator) scanSegment(ws workspace) {
 // resetConditions clears the per-work-item conditions before a root or a
 // work item (EVACUATOR.md §2.2).
 func (e *evacuator) resetConditions() {
-	e.flags &^= flagStackOverflow | flagDepthFirst
+	e.flags &^= flagStackOverflow | flagDepthFirst | flagChain
 }
 
 // getWork picks the next work for the bottom frame: the smaller outside
@@ -306,14 +333,11 @@ func (e *evacuator) scan() {
 		var off uintptr
 		var ref Ref
 		var ok bool
-		if fr.inObject {
+		if fr.mode&frameInObject != 0 {
 			off, ref, ok = fr.it.next(h)
 		} else {
 			if fr.scan >= fr.copy {
 				e.pop()
-				continue
-			}
-			if fr.chain.active() && (fr.chain.full || fr.free() <= e.remainderDrop || !e.solo && h.stalled()) && e.chainBoundary(fr) {
 				continue
 			}
 			r := Ref(fr.scan >> 3)
@@ -325,47 +349,69 @@ func (e *evacuator) scan() {
 			}
 			fr.size = fr.it.start(h, r, m)
 			off, ref, ok = fr.it.firstRef()
+			fr.mode |= frameInObject
 		}
-		fr.inObject = true
-		track := fr.region == tenureRegion // only tenured objects are remembered
-		if fr.chain.active() {
-			e.chainSlots(fr, f, off, ref, ok, track)
-		} else {
-			for ; ok; off, ref, ok = fr.it.next(h) {
-				if h.inEvacuate(ref) {
-					// evacuate, inlined: one call per copy.
-					slot := fr.it.arc(off)
-					d := e.destination()
-					n, p, won := e.forwardTo(ref, slot, d)
-					if n == 0 {
-						n = e.evacuateSlow(&p, slot)
-					} else if won && e.opensFrame(p.region, uintptr(n)<<3) {
+		// Only tenured objects are remembered: one that refers above old,
+		// into the nursery (for a survivor object no Ref is above old).
+		old := ^Ref(0)
+		if fr.region == tenureRegion {
+			old = h.nurseryRef - 1
+		}
+		for ; ok; off, ref, ok = fr.it.next(h) {
+			if h.inEvacuate(ref) {
+				// evacuate, inlined: one call per copy.
+				slot := fr.it.arc(off)
+				if e.flagged() {
+					ref = e.evacuateFlagged(ref, slot)
+				} else if n, p, won := e.forwardTo(ref, slot, &e.inside); n != 0 {
+					if won && e.opensFrame(p.region, uintptr(n)<<3) {
 						if e.chains {
 							e.pushOrChain(&p, uintptr(n)<<3, slot)
 						} else {
 							e.push(p.region, uintptr(n)<<3, p.size)
 						}
 					}
-					fr.it.storeClass(off, n)
 					ref = n
+				} else {
+					ref = e.copyInsideOrOutside(&p, slot)
 				}
-				if track && h.isYoung(ref) {
-					fr.remembered = true
-				}
-				if e.active != f {
-					break
-				}
+				fr.it.storeClass(off, ref)
+			}
+			if ref > old {
+				fr.mode |= frameRemembered
+			}
+			if e.active != f {
+				break
 			}
 		}
 		if e.active != f {
 			continue // pushed: the new frame runs first
 		}
-		if fr.region == tenureRegion && fr.remembered {
-			e.rememberTenured(Ref(fr.scan >> 3))
+		if fr.mode != frameInObject {
+			e.endObject(f)
+			continue
 		}
 		fr.scan += fr.size
-		fr.inObject, fr.remembered = false, false
+		fr.mode = 0
 		e.scanned(fr.size)
+	}
+}
+
+// endObject retires the scanned object at the scan head of frame f (the
+// active one) when that is more than scan's step: the object is
+// remembered, or the frame holds a chain, whose boundary follows.
+func (e *evacuator) endObject(f int) {
+	fr := &e.stack[f]
+	if fr.mode&frameRemembered != 0 {
+		e.rememberTenured(Ref(fr.scan >> 3))
+	}
+	fr.scan += fr.size
+	fr.mode &= frameChain
+	e.scanned(fr.size)
+	// A chain element: the boundary, when the frame may be low on
+	// whitespace or a peer may be stalled (chainBoundary tells which).
+	if fr.mode != 0 && (e.chain[f].full || fr.free() <= e.remainderDrop || !e.solo && e.h.stalled()) {
+		e.chainBoundary(fr, f)
 	}
 }
 
@@ -376,9 +422,7 @@ func (e *evacuator) scan() {
 func (e *evacuator) pop() {
 	fr := &e.stack[e.active]
 	fr.base = fr.scan
-	if fr.chain.link != 0 {
-		fr.chain = chain{}
-	}
+	fr.mode = 0
 	e.active--
 	if e.active <= 0 && e.flags&flagStackOverflow != 0 {
 		e.flags = e.flags&^flagStackOverflow | flagDepthFirst
@@ -388,13 +432,16 @@ func (e *evacuator) pop() {
 // evacuate copies r (in evacuate space) inside or outside the stack and
 // returns its new reference. It may push a frame (e.active changes). The
 // common case, an inside copy into a white frame with room while no flush
-// condition holds, is forwardTo's; the rest is evacuateSlow's. (scan
-// repeats these lines to save a call per copy.)
+// condition holds, is forwardTo's; the rest is copyInsideOrOutside's, or
+// evacuateFlagged's while flagged. (scan repeats these lines to save a
+// call per copy.)
 func (e *evacuator) evacuate(r Ref, slot uintptr) Ref {
-	d := e.destination()
-	n, p, won := e.forwardTo(r, slot, d)
+	if e.flagged() {
+		return e.evacuateFlagged(r, slot)
+	}
+	n, p, won := e.forwardTo(r, slot, &e.inside)
 	if n == 0 {
-		return e.evacuateSlow(&p, slot)
+		return e.copyInsideOrOutside(&p, slot)
 	}
 	if won && e.opensFrame(p.region, uintptr(n)<<3) {
 		e.push(p.region, uintptr(n)<<3, p.size)
@@ -402,22 +449,33 @@ func (e *evacuator) evacuate(r Ref, slot uintptr) Ref {
 	return n
 }
 
-// destination is where forwardTo may copy: the white frames, unless a
-// flush condition may hold, which the slow path decides.
-func (e *evacuator) destination() *destination {
-	if e.flags&^flagDepthFirst != 0 || !e.solo && e.h.stalled() {
-		return &noDestination
-	}
-	return &e.inside
+// flagged reports whether a flush condition may hold or a chain frame may
+// be on the stack, which evacuateFlagged decides; else forwardTo may copy
+// into the white frames (e.inside).
+func (e *evacuator) flagged() bool {
+	return e.flags&^flagDepthFirst != 0 || !e.solo && e.h.stalled()
 }
 
-// noDestination takes no copy: forwardTo only reads the header, so a
-// copy it reports won went to a white frame.
+// noDestination takes no copy: forwardTo only reads the header.
 var noDestination destination
 
-// evacuateSlow copies p inside, refreshing the stack whitespace, or
+// evacuateFlagged is evacuate while flagged: a chain frame's copies go by
+// the chain's rules (chainEvacuate), any other copy is
+// copyInsideOrOutside's.
+func (e *evacuator) evacuateFlagged(r Ref, slot uintptr) Ref {
+	if e.flags&flagChain != 0 && e.active >= 0 && e.stack[e.active].mode&frameChain != 0 {
+		return e.chainEvacuate(r, slot)
+	}
+	n, p, _ := e.forwardTo(r, slot, &noDestination)
+	if n == 0 {
+		n = e.copyInsideOrOutside(&p, slot)
+	}
+	return n
+}
+
+// copyInsideOrOutside copies p inside, refreshing the stack whitespace, or
 // outside when a flush condition holds or the stack has no room.
-func (e *evacuator) evacuateSlow(p *pendingCopy, slot uintptr) Ref {
+func (e *evacuator) copyInsideOrOutside(p *pendingCopy, slot uintptr) Ref {
 	reg := p.region
 	if p.size <= e.insideSize && !e.flushOutside(reg) {
 		if w := e.insideRoom(reg, p.size); w >= 0 {
@@ -485,10 +543,7 @@ func (e *evacuator) push(reg region, at, size uintptr) bool {
 	if nf != w {
 		fw, nfr := &e.stack[w], &e.stack[nf]
 		nfr.copyspace = copyspace{region: reg, base: at, scan: at, copy: at + size, end: fw.end}
-		nfr.inObject, nfr.remembered = false, false
-		if nfr.chain.link != 0 {
-			nfr.chain = chain{}
-		}
+		nfr.mode = 0
 		fw.copy, fw.end = at, at
 		e.setWhite(reg, nf)
 	}
@@ -509,7 +564,7 @@ func (e *evacuator) nextFrame(reg region, f int) int {
 	}
 	if f >= e.depth {
 		if e.chains {
-			if e.active < 0 || !e.stack[e.active].chain.active() {
+			if e.active < 0 || e.stack[e.active].mode&frameChain == 0 {
 				e.stats.stackOverflows++
 			}
 			return -1
@@ -532,7 +587,7 @@ func (e *evacuator) flushOutside(r region) bool {
 			e.flags &^= flagStall
 		}
 	}
-	block := e.flags &^ (flagDepthFirst | overflowFlag(r.other()))
+	block := e.flags &^ (flagDepthFirst | flagChain | overflowFlag(r.other()))
 	if block == 0 {
 		return false
 	}
@@ -567,9 +622,8 @@ func (e *evacuator) insideRoom(r region, size uintptr) int {
 		if e.chains && e.active >= 0 {
 			// The active frame goes on as a chain: it takes fresh
 			// whitespace at its next element (chainBoundary).
-			fr := &e.stack[e.active]
-			e.beginChain(fr, fr.it.meta)
-			fr.chain.full = true
+			e.beginChain(e.stack[e.active].it.meta)
+			e.chain[e.active].full = true
 		}
 		return -1
 	}
@@ -722,7 +776,7 @@ func (e *evacuator) verify() {
 		if e.active < 0 && fr.work() != 0 {
 			fail("frame %d holds %d unscanned bytes with the stack empty", i, fr.work())
 		}
-		if e.active < 0 && fr.chain.active() {
+		if e.active < 0 && fr.mode&frameChain != 0 {
 			fail("frame %d holds a chain with the stack empty", i)
 		}
 	}

@@ -9,36 +9,47 @@ import "sync/atomic"
 // pushOrChain handles a copy of p, made at offset at through slot by the
 // object at the active frame's scan head, that needs a frame of its own
 // (opensFrame). Without chain detection it is pushed. With it, a
-// recursive arc that is the element's last reference and whose copy
-// landed in the active frame starts a chain there: the copy is the next
-// element, and scanning it after its parent is what the push would have
-// done, without the frame. A recursive arc with references after it (a
-// branch) is pushed, so branching structures keep their depth-first
-// order. A copy whose push overflows the stack stays where it is as a
-// link of a chain in the active frame.
+// recursive arc that is the element's last reference starts a chain in
+// the frame that took its copy: scanning it next is what the push would
+// have done, and the chain keeps the structure from climbing the stack one
+// frame per element. That frame is the active one, or the one above it
+// when the element's payload (a non-recursive arc) was pushed first and
+// left the stack whitespace there: then the copy is pushed and the new
+// frame holds the chain. A recursive arc with references after it, or
+// after recursive pushes of the same element (a branch), is pushed, so
+// branching structures keep their depth-first order. A copy whose push
+// overflows the stack stays where it is as a link of a chain in the
+// active frame.
 func (e *evacuator) pushOrChain(p *pendingCopy, at, slot uintptr) {
 	if !e.chains {
 		e.push(p.region, at, p.size)
 		return
 	}
-	fr := &e.stack[e.active]
+	fr, c := &e.stack[e.active], &e.chain[e.active]
 	to := Meta(uint32(p.hdr))
-	if e.white[p.region&1] == e.active && !fr.linked() && fr.chain.isLink(fr.it.meta, to, slot&hotArc != 0) && fr.lastRef(e.h) {
-		fr.setLinked()
-		e.startChain(fr, to)
-		return
+	link := c.isLink(fr.it.meta, to, slot&hotArc != 0)
+	if link && !c.linked(fr.scan) && fr.lastRef(e.h) {
+		switch w := e.white[p.region&1]; {
+		case w == e.active:
+			c.setLinked(fr.scan)
+			e.startChain(to)
+			return
+		case c.pushedPayload(fr.scan) && e.push(p.region, at, p.size):
+			c.setLinked(fr.scan)
+			e.startChain(to)
+			return
+		}
 	}
 	if !e.push(p.region, at, p.size) {
 		// Overflow: the copy stays here, as a link of a chain of the
 		// element's class.
-		e.startChain(fr, fr.it.meta)
+		e.startChain(fr.it.meta)
+		return
+	}
+	if !link {
+		c.setPushedPayload(fr.scan)
 	}
 }
-
-// linked reports whether the element at the frame's scan head has copied
-// its first link; setLinked records that it has.
-func (fr *frame) linked() bool { return fr.chain.linkedAt == fr.scan|1 }
-func (fr *frame) setLinked()   { fr.chain.linkedAt = fr.scan | 1 }
 
 // lastRef reports whether the frame's element has no reference after the
 // one being evacuated.
@@ -48,136 +59,126 @@ func (fr *frame) lastRef(h *Heap) bool {
 	return !more
 }
 
-// startChain counts a link copy into frame fr and makes fr hold a chain
-// continued by class link if it holds none yet.
-func (e *evacuator) startChain(fr *frame, link Meta) {
+// startChain counts a link copy into the active frame and makes it hold
+// a chain continued by class link if it holds none yet.
+func (e *evacuator) startChain(link Meta) {
 	e.stats.chain.chainCopies++
-	e.beginChain(fr, link)
+	e.beginChain(link)
 }
 
-// beginChain makes fr hold a chain continued by class link if it holds
-// none yet.
-func (e *evacuator) beginChain(fr *frame, link Meta) {
-	if fr.chain.active() {
+// beginChain makes the active frame hold a chain continued by class link
+// if it holds none yet.
+func (e *evacuator) beginChain(link Meta) {
+	fr, c := &e.stack[e.active], &e.chain[e.active]
+	if fr.mode&frameChain != 0 {
 		return
 	}
-	fr.chain.start(link)
+	fr.mode |= frameChain
+	e.flags |= flagChain
+	c.start(link)
 	e.stats.chain.chains++
 	if e.h.cfg.Verify {
-		if err := fr.chain.verify(e.h, &fr.copyspace); err != nil {
+		if err := c.verify(e.h, &fr.copyspace); err != nil {
 			panic(&verifyError{Msg: err.Error()})
 		}
 	}
 }
 
-// chainSlots is scan's slot loop for an element of chain frame fr (frame
-// f), from the reference off, ref, ok on: each evacuate-space reference is
-// copied by the chain's rules (chainEvacuate). It stops after a push.
-func (e *evacuator) chainSlots(fr *frame, f int, off uintptr, ref Ref, ok, track bool) {
-	h := e.h
-	for ; ok; off, ref, ok = fr.it.next(h) {
-		if h.inEvacuate(ref) {
-			ref = e.chainEvacuate(fr, ref, fr.it.arc(off))
-			fr.it.storeClass(off, ref)
-		}
-		if track && h.isYoung(ref) {
-			fr.remembered = true
-		}
-		if e.active != f {
-			return
-		}
-	}
-}
-
-// chainEvacuate copies (or forwards) ref for the object at the scan head
-// of chain frame fr, the active frame, through slot, and returns its new
-// reference. The element's first link is the chain's next element: it is
-// copied into the frame's whitespace, right behind the last, with no push
-// while the frame has room. A further link (a branch) takes the
-// evacuator's usual course, up the stack. Anything else (the payload) is
-// copied outside, so that the chain's elements stay back to back and the
-// payload is work that other workers can take. Links ignore the stall
-// condition: a chain is shared by releasing its tail (chainBoundary).
-func (e *evacuator) chainEvacuate(fr *frame, ref Ref, slot uintptr) Ref {
-	hdr := atomic.LoadUint64(e.h.word(ref, 0))
-	if hdr&hdrForwarded != 0 || !fr.chain.isLink(fr.it.meta, Meta(uint32(hdr)), slot&hotArc != 0) {
-		n, p, _ := e.forwardTo(ref, slot, &noDestination)
-		if n == 0 {
+// chainEvacuate copies (or forwards) r, referred to through slot by the
+// object at the scan head of the active frame, which holds a chain. The
+// element's first link is the chain's next element: it is copied into the
+// frame's whitespace, right behind the last, with no push while the frame
+// has room. A further link (a branch) takes the evacuator's usual course,
+// up the stack. Anything else (the payload) is copied outside, so that
+// the chain's elements stay back to back and the payload is work that
+// other workers can take. Links ignore the stall condition: a chain is
+// shared by releasing its tail (chainBoundary).
+func (e *evacuator) chainEvacuate(r Ref, slot uintptr) Ref {
+	fr, c := &e.stack[e.active], &e.chain[e.active]
+	hdr := atomic.LoadUint64(e.h.word(r, 0))
+	link := hdr&hdrForwarded == 0 && c.isLink(fr.it.meta, Meta(uint32(hdr)), slot&hotArc != 0)
+	if !link || c.linked(fr.scan) {
+		n, p, _ := e.forwardTo(r, slot, &noDestination)
+		switch {
+		case n != 0:
+		case link:
+			n = e.copyInsideOrOutside(&p, slot)
+		default:
 			n = e.copyOutside(&p, slot)
 		}
 		return n
 	}
-	if fr.linked() {
-		return e.evacuate(ref, slot)
-	}
 	d := &e.inside
-	if e.flags&^(flagDepthFirst|flagStall) != 0 {
+	if e.flags&^(flagDepthFirst|flagStall|flagChain) != 0 {
 		d = &noDestination // breadth-first or an outside overflow: chainCopy
 	}
-	n, p, won := e.forwardTo(ref, slot, d)
+	n, p, won := e.forwardTo(r, slot, d)
+	at := uintptr(n) << 3
 	if n == 0 {
-		return e.chainCopy(&p, slot)
+		n, at, won = e.chainCopy(&p, slot)
 	}
 	if won {
-		fr.setLinked()
+		// The chain goes on where the link was copied: in the active
+		// frame or in the frame pushed for it.
+		c.setLinked(fr.scan)
 		if e.white[p.region&1] == e.active {
 			e.stats.chain.chainCopies++
-		} else if at := uintptr(n) << 3; e.opensFrame(p.region, at) && e.push(p.region, at, p.size) {
-			e.startChain(&e.stack[e.active], Meta(uint32(p.hdr)))
+		} else if e.opensFrame(p.region, at) && e.push(p.region, at, p.size) {
+			// The pushed frame may have too little whitespace for its
+			// first element's link.
+			e.startChain(Meta(uint32(p.hdr)))
+			e.chainBoundary(&e.stack[e.active], e.active)
 		}
 	}
 	return n
 }
 
 // chainCopy copies p, the next element of the chain in the active frame,
-// when the fast path could not: into the frame's whitespace or, when the
-// frame has none, into fresh whitespace (the chain goes on in the frame
-// above), else outside.
-func (e *evacuator) chainCopy(p *pendingCopy, slot uintptr) Ref {
+// when forwardTo could not: into fresh whitespace (the chain goes on in
+// the frame above), else outside. won reports a copy into a white frame,
+// at offset at.
+func (e *evacuator) chainCopy(p *pendingCopy, slot uintptr) (n Ref, at uintptr, won bool) {
 	fr := &e.stack[e.active]
 	if p.size > e.insideSize || e.flags&(flagBreadthFirst|overflowFlag(p.region)) != 0 {
-		return e.copyOutside(p, slot)
+		return e.copyOutside(p, slot), 0, false
 	}
 	w := e.white[p.region&1]
 	if w == e.active && fr.free() < p.size {
 		// Mid-element the frame cannot take new whitespace (its element
 		// is in the old block): this link goes outside, and the frame
-		// refreshes at the next element (chainBoundary).
-		fr.chain.full = true
-		return e.copyOutside(p, slot)
+		// refreshes after the element (chainBoundary).
+		e.chain[e.active].full = true
+		return e.copyOutside(p, slot), 0, false
 	}
 	if w = e.insideRoom(p.region, p.size); w < 0 {
-		return e.copyOutside(p, slot)
+		return e.copyOutside(p, slot), 0, false
 	}
-	at := e.stack[w].copy
-	d := only(p.region, &e.stack[w].copyspace, true)
-	n, _, won := e.forwardTo(p.from, slot, &d)
-	if !won {
-		return n
-	}
-	fr.setLinked()
-	if w == e.active {
-		e.stats.chain.chainCopies++
-	} else if e.opensFrame(p.region, at) && e.push(p.region, at, p.size) {
-		e.startChain(&e.stack[e.active], Meta(uint32(p.hdr)))
-	}
-	return n
+	// Frame w is now region p.region's white frame (e.inside's), with room.
+	at = e.stack[w].copy
+	n, _, won = e.forwardTo(p.from, slot, &e.inside)
+	return n, at, won
 }
 
-// chainBoundary runs between two elements of chain frame fr (the active
-// frame). While a peer is stalled the unscanned elements are released as
-// work, so a thief can continue the chain (a released tail is scanned as a
-// chain from the start, wherever it is taken). When a link did not fit the
-// frame's whitespace (or at most the droppable remainder is left), the
-// tail is released too and the frame takes fresh whitespace, so the
-// chain goes on from the worklist rather than in ever higher frames. It
-// reports whether the frame's scan changed (the caller looks again).
-func (e *evacuator) chainBoundary(fr *frame) bool {
-	low := e.white[fr.region] == e.active && (fr.chain.full || fr.free() <= e.remainderDrop)
-	if !low && (e.solo || !e.h.stalled()) {
-		return false
+// chainBoundary runs after each element of chain frame fr (frame f, the
+// active frame). While a peer is stalled the unscanned elements are
+// released as work, so a thief can continue the chain (a released tail is
+// scanned as a chain from the start, wherever it is taken). When a link
+// did not fit the frame's whitespace (or at most the droppable remainder
+// is left), the tail is released too and the frame takes fresh
+// whitespace, so the chain goes on from the worklist rather than in ever
+// higher frames.
+func (e *evacuator) chainBoundary(fr *frame, f int) {
+	c := &e.chain[f]
+	low := e.white[fr.region] == f && (c.full || fr.free() <= e.remainderDrop)
+	if fr.scan < fr.copy && (low || !e.solo && e.h.stalled()) {
+		e.releaseTail(fr, c, low)
 	}
-	e.addWork(workspace{region: fr.region, chain: fr.chain.link, base: fr.scan, size: fr.work()})
+}
+
+// releaseTail is chainBoundary's release of the chain's tail, and its
+// fresh whitespace if the frame is low on it.
+func (e *evacuator) releaseTail(fr *frame, c *chain, low bool) {
+	e.addWork(workspace{region: fr.region, chain: c.link, base: fr.scan, size: fr.work()})
 	fr.scan = fr.copy
 	e.stats.chain.released++
 	if low {
@@ -187,7 +188,6 @@ func (e *evacuator) chainBoundary(fr *frame) bool {
 			e.ws.discard(fr.region, fr.whitespace())
 			fr.copyspace = newCopyspace(fr.region, b)
 		}
-		fr.chain.full = false
+		c.full = false
 	}
-	return true
 }
