@@ -8,8 +8,9 @@
 # the programs interleaved (peers.py --builds: medians, and each build's
 # ratio to the first).
 #
-# usage: benchmarks/build_spread.sh [-n ROUNDS] [-b fib,equality] [PAD ...]
+# usage: benchmarks/build_spread.sh [-n ROUNDS] [-b fib,equality] [--cpu] [PAD ...]
 #   PAD: padding sizes in bytes (default 0 32 64 96 2080 4128)
+#   --cpu: time CPU seconds (peers.py --cpu), which other load disturbs less
 # e.g.  flock /tmp/bench.lock benchmarks/build_spread.sh -n 7
 #
 # Only committed code is built (a temporary worktree of HEAD), with the
@@ -17,10 +18,12 @@
 set -e
 rounds=5
 progs=fib,equality
+cpu=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-n) rounds=$2; shift 2 ;;
 	-b) progs=$2; shift 2 ;;
+	--cpu) cpu=--cpu; shift ;;
 	-*) echo "build_spread.sh: unknown option $1" >&2; exit 64 ;;
 	*) break ;;
 	esac
@@ -62,4 +65,4 @@ for pad in $pads; do
 	builds="$builds --minivm $bin"
 done
 # shellcheck disable=SC2086
-python3 "$root/benchmarks/peers.py" --builds -n "$rounds" -b "$progs" $builds
+python3 "$root/benchmarks/peers.py" --builds $cpu -n "$rounds" -b "$progs" $builds
