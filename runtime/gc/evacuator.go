@@ -418,7 +418,9 @@ func (e *evacuator) retire(f int) bool {
 	if fr.mode == 0 {
 		return false
 	}
-	if e.boundaryDue(fr, &e.chain[f]) {
+	// A chain element: the boundary, when the frame may be low on
+	// whitespace or a peer may be stalled (chainBoundary tells which).
+	if e.chain[f].full || fr.free() <= e.remainderDrop || !e.solo && e.h.stalled() {
 		e.chainBoundary(fr, f)
 	}
 	return true

@@ -199,19 +199,14 @@ func (e *evacuator) scanChain(f int) {
 				return
 			}
 		}
-		if fr.mode&frameRemembered != 0 || e.boundaryDue(fr, c) {
-			e.retire(f)
-		} else {
+		// retire's common case, written out: with one worker, an element
+		// that is not remembered, in a frame with whitespace to spare.
+		if fr.mode&frameRemembered == 0 && e.solo && !c.full && fr.free() > e.remainderDrop {
 			e.advance(fr)
+		} else {
+			e.retire(f)
 		}
 	}
-}
-
-// boundaryDue reports whether chain frame fr (chain state c) may be low
-// on whitespace or a peer may be stalled, so that the element boundary is
-// chainBoundary's to decide.
-func (e *evacuator) boundaryDue(fr *frame, c *chain) bool {
-	return c.full || fr.free() <= e.remainderDrop || !e.solo && e.h.stalled()
 }
 
 // chainCopy copies p, the next element of the chain in the active frame,
