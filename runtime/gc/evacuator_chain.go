@@ -176,19 +176,23 @@ func (e *evacuator) scanChain(f int) {
 		}
 		fr.size = fr.it.start(h, r, m)
 		fr.mode |= frameInObject
+		linked := false // c.linked(fr.scan), kept across the fast path
 		for off, ref, ok := fr.it.firstRef(); ok; off, ref, ok = fr.it.next(h) {
 			if h.inEvacuate(ref) {
 				slot := fr.it.arc(off)
 				hdr := atomic.LoadUint64(h.word(ref, 0))
 				link := hdr&hdrForwarded == 0 && c.isLink(fr.it.meta, Meta(uint32(hdr)), slot&hotArc != 0)
-				if !link || c.linked(fr.scan) {
+				if !link || linked {
 					ref = e.chainPayload(ref, slot, link)
+					linked = c.linked(fr.scan)
 				} else if n, p, won := e.forwardTo(ref, slot, e.linkDestination()); won && e.white[p.region&1] == f {
 					c.setLinked(fr.scan)
+					linked = true
 					e.stats.chain.chainCopies++
 					ref = n
 				} else {
 					ref = e.chainLinked(n, p, won, slot)
+					linked = c.linked(fr.scan)
 				}
 				fr.it.storeClass(off, ref)
 			}
