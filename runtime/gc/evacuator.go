@@ -65,7 +65,8 @@ import (
 // (flagged), and evacuateFlagged copies those of a chain frame by the
 // chain's rules (chainEvacuate). So scan's slot loop is the same for
 // every frame, and without a chain it tests nothing more per copy, nor
-// do push and pop per frame.
+// do push and pop per frame. After a chain element endObject hands the
+// frame's following elements to scanChain, the chain's own loop.
 
 type evacFlags uint8
 
