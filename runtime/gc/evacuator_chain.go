@@ -176,7 +176,9 @@ func (e *evacuator) scanChain(f int) {
 		}
 		fr.size = fr.it.start(h, r, m)
 		fr.mode |= frameInObject
-		linked := false // c.linked(fr.scan), kept across the fast path
+		// c.linked(fr.scan) in a register: a new element has copied no
+		// link yet, and only the slow paths may record one elsewhere.
+		linked := false
 		for off, ref, ok := fr.it.firstRef(); ok; off, ref, ok = fr.it.next(h) {
 			if h.inEvacuate(ref) {
 				slot := fr.it.arc(off)
