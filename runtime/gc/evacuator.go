@@ -65,7 +65,8 @@ import (
 // (flagged), and evacuateFlagged copies those of a chain frame by the
 // chain's rules (chainEvacuate). So scan's slot loop is the same for
 // every frame, and without a chain it tests nothing more per copy, nor
-// do push and pop per frame.
+// do push and pop per frame. After a chain element endObject hands the
+// frame's following elements to scanChain, the chain's own loop.
 
 type evacFlags uint8
 
@@ -399,20 +400,39 @@ func (e *evacuator) scan() {
 
 // endObject retires the scanned object at the scan head of frame f (the
 // active one) when that is more than scan's step: the object is
-// remembered, or the frame holds a chain, whose boundary follows.
+// remembered, or the frame holds a chain, whose boundary follows and
+// whose further elements scanChain scans.
 func (e *evacuator) endObject(f int) {
+	if e.retire(f) {
+		e.scanChain(f)
+	}
+}
+
+// retire is endObject's retirement of the object; it reports whether the
+// frame holds a chain.
+func (e *evacuator) retire(f int) bool {
 	fr := &e.stack[f]
 	if fr.mode&frameRemembered != 0 {
 		e.rememberTenured(Ref(fr.scan >> 3))
 	}
+	e.advance(fr)
+	if fr.mode == 0 {
+		return false
+	}
+	// A chain element: the boundary, when the frame may be low on
+	// whitespace or a peer may be stalled (chainBoundary tells which).
+	if e.chain[f].full || fr.free() <= e.remainderDrop || !e.solo && e.h.stalled() {
+		e.chainBoundary(fr, f)
+	}
+	return true
+}
+
+// advance moves frame fr's scan head past the scanned object at it; the
+// frame keeps only its chain bit.
+func (e *evacuator) advance(fr *frame) {
 	fr.scan += fr.size
 	fr.mode &= frameChain
 	e.scanned(fr.size)
-	// A chain element: the boundary, when the frame may be low on
-	// whitespace or a peer may be stalled (chainBoundary tells which).
-	if fr.mode != 0 && (e.chain[f].full || fr.free() <= e.remainderDrop || !e.solo && e.h.stalled()) {
-		e.chainBoundary(fr, f)
-	}
 }
 
 // pop retires the exhausted active frame: it is rebased (its leftover

@@ -98,21 +98,41 @@ func (e *evacuator) chainEvacuate(r Ref, slot uintptr) Ref {
 	hdr := atomic.LoadUint64(e.h.word(r, 0))
 	link := hdr&hdrForwarded == 0 && c.isLink(fr.it.meta, Meta(uint32(hdr)), slot&hotArc != 0)
 	if !link || c.linked(fr.scan) {
-		n, p, _ := e.forwardTo(r, slot, &noDestination)
-		switch {
-		case n != 0:
-		case link:
-			n = e.copyInsideOrOutside(&p, slot)
-		default:
-			n = e.copyOutside(&p, slot)
-		}
-		return n
+		return e.chainPayload(r, slot, link)
 	}
-	d := &e.inside
+	n, p, won := e.forwardTo(r, slot, e.linkDestination())
+	return e.chainLinked(n, p, won, slot)
+}
+
+// chainPayload copies (or forwards) r, which is not the chain's next
+// element of the active frame's scan head: a further link (link) the
+// usual way, anything else outside.
+func (e *evacuator) chainPayload(r Ref, slot uintptr, link bool) Ref {
+	n, p, _ := e.forwardTo(r, slot, &noDestination)
+	switch {
+	case n != 0:
+	case link:
+		n = e.copyInsideOrOutside(&p, slot)
+	default:
+		n = e.copyOutside(&p, slot)
+	}
+	return n
+}
+
+// linkDestination is where forwardTo copies a chain's next element: the
+// white frames, unless copies are breadth-first or an outside overflow
+// holds (then chainCopy decides).
+func (e *evacuator) linkDestination() *destination {
 	if e.flags&^(flagDepthFirst|flagStall|flagChain) != 0 {
-		d = &noDestination // breadth-first or an outside overflow: chainCopy
+		return &noDestination
 	}
-	n, p, won := e.forwardTo(r, slot, d)
+	return &e.inside
+}
+
+// chainLinked completes the copy of the chain's next element of the
+// active frame's scan head, which forwardTo returned (n 0: it could not
+// copy p).
+func (e *evacuator) chainLinked(n Ref, p pendingCopy, won bool, slot uintptr) Ref {
 	at := uintptr(n) << 3
 	if n == 0 {
 		n, at, won = e.chainCopy(&p, slot)
@@ -120,7 +140,7 @@ func (e *evacuator) chainEvacuate(r Ref, slot uintptr) Ref {
 	if won {
 		// The chain goes on where the link was copied: in the active
 		// frame or in the frame pushed for it.
-		c.setLinked(fr.scan)
+		e.chain[e.active].setLinked(e.stack[e.active].scan)
 		if e.white[p.region&1] == e.active {
 			e.stats.chain.chainCopies++
 		} else if e.opensFrame(p.region, at) && e.push(p.region, at, p.size) {
@@ -131,6 +151,68 @@ func (e *evacuator) chainEvacuate(r Ref, slot uintptr) Ref {
 		}
 	}
 	return n
+}
+
+// scanChain scans the elements of chain frame f (the active one) after
+// the one endObject retired, until the frame is exhausted or a copy
+// pushes a frame (then scan resumes the element when the stack unwinds to
+// it). It is scan's loop for a chain frame with chainEvacuate inlined:
+// the common copy, the element's next element into the frame right
+// behind it, is one forwardTo call.
+func (e *evacuator) scanChain(f int) {
+	h := e.h
+	fr, c := &e.stack[f], &e.chain[f]
+	old := ^Ref(0)
+	if fr.region == tenureRegion {
+		old = h.nurseryRef - 1
+	}
+	for fr.scan < fr.copy {
+		r := Ref(fr.scan >> 3)
+		m := h.MetaOf(r)
+		if leaf, ok := h.leafSize(r, m); ok {
+			fr.scan += leaf
+			e.scanned(leaf)
+			continue
+		}
+		fr.size = fr.it.start(h, r, m)
+		fr.mode |= frameInObject
+		// c.linked(fr.scan) in a register: a new element has copied no
+		// link yet, and only the slow paths may record one elsewhere.
+		linked := false
+		for off, ref, ok := fr.it.firstRef(); ok; off, ref, ok = fr.it.next(h) {
+			if h.inEvacuate(ref) {
+				slot := fr.it.arc(off)
+				hdr := atomic.LoadUint64(h.word(ref, 0))
+				link := hdr&hdrForwarded == 0 && c.isLink(fr.it.meta, Meta(uint32(hdr)), slot&hotArc != 0)
+				if !link || linked {
+					ref = e.chainPayload(ref, slot, link)
+					linked = c.linked(fr.scan)
+				} else if n, p, won := e.forwardTo(ref, slot, e.linkDestination()); won && e.white[p.region&1] == f {
+					c.setLinked(fr.scan)
+					linked = true
+					e.stats.chain.chainCopies++
+					ref = n
+				} else {
+					ref = e.chainLinked(n, p, won, slot)
+					linked = c.linked(fr.scan)
+				}
+				fr.it.storeClass(off, ref)
+			}
+			if ref > old {
+				fr.mode |= frameRemembered
+			}
+			if e.active != f {
+				return
+			}
+		}
+		// retire's common case, written out: with one worker, an element
+		// that is not remembered, in a frame with whitespace to spare.
+		if fr.mode&frameRemembered == 0 && e.solo && !c.full && fr.free() > e.remainderDrop {
+			e.advance(fr)
+		} else {
+			e.retire(f)
+		}
+	}
 }
 
 // chainCopy copies p, the next element of the chain in the active frame,
