@@ -8,22 +8,34 @@ import "fmt"
 // Depth-first evacuation pushes a frame for each copy that lands beyond
 // the active frame's width, so a structure deeper than the stack overflows
 // it, and after an overflow everything is copied outside until the stack
-// unwinds. With chain detection a copy that needs a frame stays in the
-// active frame, as the next element of a chain, when it goes through a
-// recursive arc in tail position (to an object of the referrer's class, or
-// through the class's hottest slot to one of its declaration family, with
-// no reference after it in the element: scanning it next is what the push
-// would have done), or when its push would overflow the stack. A tail arc
-// whose copy landed in the frame above, because the element's payload was
-// pushed first and left the whitespace there, is pushed, and that frame
-// holds the chain: otherwise a list with payload would climb the stack
-// one frame per frame width. An arc with references after it, or after
-// another recursive push (a branch), is still pushed, so trees keep their
-// depth-first order. The frame then holds the chain: each element copies
-// its first link into the frame, right behind the last element, further
-// links up the stack, and everything else (the payload) outside, so that
-// the links stay back to back and the payload is work other workers can
-// take.
+// unwinds. With chain detection, a copy that needs a frame is first
+// judged by the element that made it: its recursive arcs are its
+// references to objects of its class, or through the class's hottest slot
+// to one of its declaration family.
+//
+//   - A branch (two or more recursive arcs: a tree node) is pushed, as
+//     without detection, so trees keep their depth-first order and cost
+//     what they did; a class once found to branch is looked up, not
+//     recounted. Only an overflow starts a chain in a tree.
+//   - A list element (one recursive arc), with a nonzero frame width:
+//     the frame's window starts again at the element, so the copy (the
+//     next node, or the payload before it) stays in the frame. A list is
+//     then copied by scan's plain loop, payload inside its window like
+//     any other copy, and does not climb the stack one frame per window.
+//     A copy with no references stays in the frame too: a frame for it
+//     would only take the stack whitespace up, and the list with it.
+//   - Depth-first (width 0), or in a frame that already holds a chain, a
+//     copy stays in the frame as the next element of a chain when it
+//     goes through a recursive arc in tail position (no reference after
+//     it in the element: scanning it next is what the push would have
+//     done), or when its push would overflow the stack. A tail arc whose
+//     copy landed in the frame above, because the element's payload was
+//     pushed first and left the whitespace there, is pushed, and that
+//     frame holds the chain. The frame then holds the chain: each element
+//     copies its first link into the frame, right behind the last
+//     element, further links up the stack, and everything else (the
+//     payload) outside, so that the links stay back to back and the
+//     payload is work other workers can take.
 //
 // A chain frame whose whitespace runs out releases its unscanned elements
 // (the tail) as a chain workspace, scanned as a chain wherever it is
@@ -31,7 +43,15 @@ import "fmt"
 // it would be one worker's: while a peer is stalled the chain frame
 // releases its tail at each element boundary, and the worker releases its
 // outside material and keeps only half of its worklist's head
-// (evacuator_steal.go), so that the peer finds work to steal.
+// (evacuator_steal.go), so that the peer finds work to steal. A list in a
+// moving window becomes a chain frame when a peer is stalled, for the
+// same reason.
+//
+// Counted: chains, the lists and chain frames found (a list whose window
+// moves again, in its frame or the frame above after a whitespace
+// refresh, is one); chain copies, the links copied into a chain frame and
+// the copies kept in a frame by a moved window (the copies that would
+// otherwise have pushed, so with a wide window a small share).
 
 // chain is a stack frame's chain state (the evacuator's chain array),
 // meaningful while the frame's mode says it holds a chain, except for
@@ -70,7 +90,15 @@ func (c *chain) setPushedPayload(scan uintptr)   { c.payloadAt = scan | 1 }
 // recursive arc: to is from's class, the chain's link class, or the slot
 // is from's hottest and to is of from's declaration family (sameFamily).
 func (c *chain) isLink(from, to Meta, hot bool) bool {
-	return to == from || to == c.link || hot && sameFamily(from, to)
+	return to == c.link || recursiveArc(from, to, hot)
+}
+
+// recursiveArc reports whether a copy of an object of class to, made
+// through a slot of an object of class from (hot: the class's hottest
+// slot), is a recursive arc in any frame: to is from's class, or the slot
+// is from's hottest and to is of from's declaration family.
+func recursiveArc(from, to Meta, hot bool) bool {
+	return to == from || hot && sameFamily(from, to)
 }
 
 // sameFamily reports whether two classes are of one declaration family:

@@ -103,19 +103,105 @@ func collectPayloadList(t *testing.T, n, distance int, chains bool) (*graphHeap,
 }
 
 // TestChainPayloadListAtWidth copies the payload list at a 4 KB frame
-// width. At each window edge the payload's copy opens a frame and takes
-// the stack whitespace with it, so the next node lands in the frame above
-// the active one: without chains the list climbs one frame per window and
-// overflows the stack; with them that tail arc starts a chain in the frame
-// above, and the stack never overflows.
+// width. Without chains, at each window edge the payload's copy opens a
+// frame and takes the stack whitespace with it, so the next node lands in
+// the frame above: the list climbs one frame per window and overflows the
+// stack. With them the window moves along the list instead: one chain, a
+// window moved about once per 4 KB of list, and every copy inside.
 func TestChainPayloadListAtWidth(t *testing.T) {
 	const n = 5000
-	g, _ := collectPayloadList(t, n, 4096, true)
-	if s := &g.h.stats.total; s.stackOverflows != 0 || s.chain.chains == 0 || s.chain.chainCopies < n/2 {
-		t.Errorf("with chains: %d stack overflows, %d chains, %d link copies", s.stackOverflows, s.chain.chains, s.chain.chainCopies)
+	g, node := collectPayloadList(t, n, 4096, true)
+	s := &g.h.stats.total
+	listBytes := uint64(n) * uint64(node.size()+slotsSize(4))
+	if s.stackOverflows != 0 || s.chain.chains != 1 || s.chain.chainCopies < listBytes/4096/2 {
+		t.Errorf("with chains: %d stack overflows, %d chains, %d windows moved", s.stackOverflows, s.chain.chains, s.chain.chainCopies)
+	}
+	if s.insideBytes < listBytes-uint64(node.size()) { // all but the root
+		t.Errorf("with chains: %d of %d bytes copied inside", s.insideBytes, listBytes)
 	}
 	g, _ = collectPayloadList(t, n, 4096, false)
 	if s := &g.h.stats.total; s.stackOverflows == 0 {
 		t.Errorf("without chains: no stack overflow")
+	}
+}
+
+// TestChainTreeIsBranch copies a complete 5-ary tree (five recursive arcs
+// per node, after a number, as in trees.lox) with chain detection: a branch never starts a chain, and
+// depth-first the tree is laid out exactly as without detection.
+func TestChainTreeIsBranch(t *testing.T) {
+	run := func(distance int, chains bool) (*graphHeap, []Ref) {
+		cfg := Config{MaxHeap: 64 << 20, NurserySize: 16 << 20, Collector: Recursive, Verify: true, InsideCopyDistance: distance, ChainDetection: chains}
+		g := newGraphHeap(t, cfg)
+		node, _ := g.h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 6})
+		level := []Ref{}
+		for i := 0; i < 5*5*5*5*5*5*5; i++ {
+			level = append(level, g.h.allocFixed(node, Number(0)))
+		}
+		for len(level) > 1 {
+			var up []Ref
+			for i := 0; i < len(level); i += 5 {
+				r := g.h.allocFixed(node, Nil)
+				g.h.Store(r, 1, Number(1))
+				for w := 2; w <= 6; w++ {
+					g.h.Store(r, w, FromRef(level[i+w-2]))
+				}
+				up = append(up, r)
+			}
+			level = up
+		}
+		g.roots.vals = []Value{FromRef(level[0])}
+		g.h.collectNursery(CauseStress)
+		var order []Ref // breadth-first, after the collection
+		for q := []Ref{g.roots.vals[0].AsRef()}; len(q) > 0; q = q[1:] {
+			order = append(order, q[0])
+			for w := 2; w <= 6; w++ {
+				if v := g.h.Load(q[0], w); v.IsRef() {
+					q = append(q, v.AsRef())
+				}
+			}
+		}
+		return g, order
+	}
+	for _, distance := range []int{0, 4096} {
+		g, on := run(distance, true)
+		if s := &g.h.stats.total; s.chain.chains != 0 || s.chain.chainCopies != 0 || s.stackOverflows != 0 {
+			t.Errorf("distance %d: %d chains, %d link copies, %d stack overflows", distance, s.chain.chains, s.chain.chainCopies, s.stackOverflows)
+		}
+		if distance != 0 {
+			continue
+		}
+		_, off := run(distance, false)
+		for i := range on {
+			if on[i] != off[i] {
+				t.Fatalf("node %d of the tree at %#x with detection, %#x without", i, on[i], off[i])
+			}
+		}
+	}
+}
+
+// TestChainTailHandedToIdlePeer releases a chain tail while a peer is
+// waiting: it goes onto the worklist of the peer that has none, not the
+// releasing worker's own (which would take it back first), and onto its
+// own list when every peer has work.
+func TestChainTailHandedToIdlePeer(t *testing.T) {
+	g := newGraphHeap(t, Config{MaxHeap: 8 << 20, NurserySize: 512 << 10, Collector: Recursive, ChainDetection: true})
+	h := g.h
+	h.ctl = newController(h, 3)
+	defer func() { h.ctl = nil }()
+	workers := []*worker{{h: h, id: 0}, {h: h, id: 1}, {h: h, id: 2}}
+	evacs := newEvacuators(workers).workers
+	e0, e1, e2 := evacs[0].(*evacuator), evacs[1].(*evacuator), evacs[2].(*evacuator)
+	busy := workspace{region: survivorRegion, base: h.survLo, size: 64}
+	e1.work.add(busy)
+	e1.volume.Store(int64(e1.work.volume))
+	tail := workspace{region: survivorRegion, chain: g.node, base: h.survLo + 64, size: 32}
+	if !e0.handTo(tail) {
+		t.Fatal("no idle peer took the tail")
+	}
+	if ws, ok := e2.work.peek(); !ok || ws != tail || e2.volume.Load() != 32 || e0.work.volume != 0 {
+		t.Errorf("the idle peer holds %+v (volume %d), the releasing worker %d bytes", ws, e2.volume.Load(), e0.work.volume)
+	}
+	if e0.handTo(tail) {
+		t.Error("a tail was handed to a peer that has work")
 	}
 }

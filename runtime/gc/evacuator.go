@@ -43,10 +43,12 @@ import (
 // A frame whose scan head meets its copy head is popped; leftover
 // whitespace stays in it for later pushes.
 //
-// With chain detection (chain.go) a copy that would open a frame through
-// a recursive arc in tail position, or whose push would overflow the
-// stack, stays in the active frame instead, which then holds a chain: its
-// links are copied into it and its payload outside.
+// With chain detection (chain.go) a copy that would open a frame is judged
+// by the element that made it: a tree node's is pushed, a list element's
+// moves the frame's window (with a nonzero width), and depth-first a copy
+// through a recursive arc in tail position, or one whose push would
+// overflow the stack, stays in the active frame, which then holds a
+// chain: its links are copied into it and its payload outside.
 //
 // # Flush conditions (checked before every copy)
 //
@@ -60,13 +62,15 @@ import (
 //     overflowRefresh bytes have been placed elsewhere;
 //   - stall: a peer worker is waiting for work (parallel collection).
 //
-// One more flag is no condition: flagChain, set from the start of a chain
-// until the next work item, keeps every copy off forwardTo's fast path
-// (flagged), and evacuateFlagged copies those of a chain frame by the
-// chain's rules (chainEvacuate). So scan's slot loop is the same for
-// every frame, and without a chain it tests nothing more per copy, nor
-// do push and pop per frame. After a chain element endObject hands the
-// frame's following elements to scanChain, the chain's own loop.
+// One more flag is no condition: flagChain, set when a chain starts and
+// cleared when a frame is pushed above it or scanChain takes it over,
+// keeps the copies of the element that started the chain off forwardTo's
+// fast path (flagged), and evacuateFlagged copies those of a chain frame
+// by the chain's rules (chainEvacuate). So scan's slot loop is the same
+// for every frame, and without a chain it tests nothing more per copy,
+// nor do push and pop per frame; the frames pushed above a chain take the
+// fast path. After a chain element endObject hands the frame's following
+// elements to scanChain, the chain's own loop.
 
 type evacFlags uint8
 
@@ -132,6 +136,16 @@ type evacuator struct {
 	active int         // index of the active frame, -1 when the stack is empty
 	white  [2]int      // frame holding each region's stack whitespace, -1 for none
 	inside destination // the white frames, for forwardTo (setWhite)
+	// outsideDest: the outside copyspaces, for a chain's payload
+	outsideDest destination
+	classes     classTable // the branch and list classes found (plainCopy)
+	// slid: the frame and window origin of the last window moved for a
+	// list (reoriginate), and the list's class
+	slid struct {
+		f    int
+		base uintptr
+		link Meta
+	}
 
 	outside       [2]copyspace // scan..copy: copied material not yet released as work
 	overflowBytes [2]uintptr
@@ -173,6 +187,7 @@ func newEvacuators(workers []*worker) nurseryTraversal {
 		}
 		e.inside.limit = [2]uintptr{e.insideSize, e.insideSize}
 		e.inside.inside = [2]bool{true, true}
+		e.outsideDest = destination{to: [2]*copyspace{&e.outside[0], &e.outside[1]}, limit: [2]uintptr{^uintptr(0), ^uintptr(0)}}
 		e.es.activations = make([]uint64, cfg.MaxStackDepth)
 		if e.depth == 1 {
 			e.flags |= flagBreadthFirst
@@ -366,10 +381,10 @@ func (e *evacuator) scan() {
 					ref = e.evacuateFlagged(ref, slot)
 				} else if n, p, won := e.forwardTo(ref, slot, &e.inside); n != 0 {
 					if won && e.opensFrame(p.region, uintptr(n)<<3) {
-						if e.chains {
+						if e.chains && !e.classes.pushes(fr.it.meta, Meta(uint32(p.hdr)), slot) {
 							e.pushOrChain(&p, uintptr(n)<<3, slot)
-						} else {
-							e.push(p.region, uintptr(n)<<3, p.size)
+						} else if !e.push(p.region, uintptr(n)<<3, p.size) && e.chains {
+							e.startChain(fr.it.meta) // the push overflowed
 						}
 					}
 					ref = n
@@ -404,6 +419,7 @@ func (e *evacuator) scan() {
 // whose further elements scanChain scans.
 func (e *evacuator) endObject(f int) {
 	if e.retire(f) {
+		e.flags &^= flagChain // scanChain applies the chain's rules itself
 		e.scanChain(f)
 	}
 }
@@ -480,10 +496,11 @@ func (e *evacuator) flagged() bool {
 var noDestination destination
 
 // evacuateFlagged is evacuate while flagged: a chain frame's copies go by
-// the chain's rules (chainEvacuate), any other copy is
-// copyInsideOrOutside's.
+// the chain's rules (chainEvacuate), as do those of a list in a moving
+// window while a peer is stalled (shareList makes it a chain frame); any
+// other copy is copyInsideOrOutside's.
 func (e *evacuator) evacuateFlagged(r Ref, slot uintptr) Ref {
-	if e.flags&flagChain != 0 && e.active >= 0 && e.stack[e.active].mode&frameChain != 0 {
+	if e.active >= 0 && (e.stack[e.active].mode&frameChain != 0 || e.shareList()) {
 		return e.chainEvacuate(r, slot)
 	}
 	n, p, _ := e.forwardTo(r, slot, &noDestination)

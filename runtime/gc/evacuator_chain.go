@@ -3,29 +3,35 @@ package gc
 import "sync/atomic"
 
 // The evacuator's chains (chain.go): where a recursive arc's copy stays in
-// the active frame instead of opening one, how a chain frame parts links
-// from payload, and how it gives its tail away.
+// the active frame instead of opening one, how a list moves its frame's
+// window, how a chain frame parts links from payload, and how it gives its
+// tail away.
 
 // pushOrChain handles a copy of p, made at offset at through slot by the
 // object at the active frame's scan head, that needs a frame of its own
-// (opensFrame). Without chain detection it is pushed. With it, a
+// (opensFrame). Without chain detection it is pushed. With it, a frame
+// that holds no chain first tells a branch from a list element
+// (plainCopy): a branch is pushed, and with a nonzero frame width a list
+// element moves the window. Depth-first, the tail rules follow: a
 // recursive arc that is the element's last reference starts a chain in
 // the frame that took its copy: scanning it next is what the push would
 // have done, and the chain keeps the structure from climbing the stack one
 // frame per element. That frame is the active one, or the one above it
 // when the element's payload (a non-recursive arc) was pushed first and
 // left the stack whitespace there: then the copy is pushed and the new
-// frame holds the chain. A recursive arc with references after it, or
-// after recursive pushes of the same element (a branch), is pushed, so
-// branching structures keep their depth-first order. A copy whose push
-// overflows the stack stays where it is as a link of a chain in the
-// active frame.
+// frame holds the chain. A recursive arc with references after it is
+// pushed. A copy whose push overflows the stack stays where it is as a
+// link of a chain in the active frame.
 func (e *evacuator) pushOrChain(p *pendingCopy, at, slot uintptr) {
 	if !e.chains {
 		e.push(p.region, at, p.size)
 		return
 	}
-	fr, c := &e.stack[e.active], &e.chain[e.active]
+	fr := &e.stack[e.active]
+	if fr.mode&frameChain == 0 && e.plainCopy(fr, p, at, slot) {
+		return
+	}
+	c := &e.chain[e.active]
 	to := Meta(uint32(p.hdr))
 	link := c.isLink(fr.it.meta, to, slot&hotArc != 0)
 	if link && !c.linked(fr.scan) && fr.lastRef(e.h) {
@@ -36,19 +42,240 @@ func (e *evacuator) pushOrChain(p *pendingCopy, at, slot uintptr) {
 			return
 		case c.pushedPayload(fr.scan) && e.push(p.region, at, p.size):
 			c.setLinked(fr.scan)
+			e.flags &^= flagChain
 			e.startChain(to)
 			return
 		}
 	}
-	if !e.push(p.region, at, p.size) {
-		// Overflow: the copy stays here, as a link of a chain of the
-		// element's class.
-		e.startChain(fr.it.meta)
-		return
-	}
-	if !link {
+	if e.pushOrOverflow(p, at) && !link {
 		c.setPushedPayload(fr.scan)
 	}
+}
+
+// pushOrOverflow pushes a frame for the copy of p at offset at, and
+// reports whether it did. On an overflow the copy stays in the active
+// frame, as a link of a chain of the element's class.
+func (e *evacuator) pushOrOverflow(p *pendingCopy, at uintptr) bool {
+	if !e.push(p.region, at, p.size) {
+		e.startChain(e.stack[e.active].it.meta)
+		return false
+	}
+	// The pushed frame holds no chain: its copies take the fast path.
+	e.flags &^= flagChain
+	return true
+}
+
+// plainCopy is pushOrChain for a copy made through slot by the element of
+// a frame that holds no chain, fr, the active one; it reports false to
+// leave the copy to the tail rules. A branch (a tree node: two recursive
+// arcs) is traversed depth-first, as without detection, and only an
+// overflow starts a chain. With a nonzero inside copy distance a list
+// element keeps the list in its frame by moving the window (reoriginate),
+// else the copy is pushed and the list goes on in the new frame; a copy
+// without references stays where it lies, since a frame for it would only
+// take the stack whitespace up, and with it the list whose payload it is.
+// Depth-first (distance 0), a list is left to the tail rules.
+//
+// The element's recursive arcs are counted only when the copy is one, or
+// when its class was found in a list before (the payload of a list
+// element may reach the window's edge first); an element whose class
+// only pushed payload so far is classPlain, whose pushes scan makes
+// itself (classTable.pushes), so a structure without recursive arcs (a
+// DOM's element and its arrays) costs a lookup per push.
+func (e *evacuator) plainCopy(fr *frame, p *pendingCopy, at, slot uintptr) bool {
+	m, to := fr.it.meta, Meta(uint32(p.hdr))
+	k := e.classes.of(m)
+	if k == classBranch {
+		e.pushOrOverflow(p, at)
+		return true
+	}
+	if e.distance != 0 && e.refless(at, to) {
+		// Scanned where it lies (the class is not taken for plain: its
+		// payload may be a list's).
+		return e.keepRefless(p, at)
+	}
+	if k != classList && !recursiveArc(m, to, slot&hotArc != 0) {
+		// Payload of an element not known to be in a list: pushed, and
+		// from now on by scan itself, until a recursive arc of its class
+		// needs a frame.
+		e.classes.set(m, classPlain)
+		return false
+	}
+	switch e.recursiveArcs(fr) {
+	case 0:
+		return false
+	case 1:
+		e.classes.set(m, classList)
+		if e.distance == 0 {
+			return false
+		}
+		if !e.reoriginate(fr, p.region, at) {
+			e.pushOrOverflow(p, at)
+		}
+		return true
+	}
+	e.classes.set(m, classBranch)
+	e.pushOrOverflow(p, at)
+	return true
+}
+
+// recursiveArcs counts, up to two, the recursive arcs of the element at
+// frame fr's scan head (fr.it holds its class): one makes it a list
+// element, two a branch. Only a referent still in evacuate space and not
+// forwarded (or any referent, with one worker) is tested for its family:
+// another worker's copy may not have its header yet, so it is only
+// compared with the element's class (and a copy's header is never taken
+// for a forwarding one).
+func (e *evacuator) recursiveArcs(fr *frame) int {
+	h, m := e.h, fr.it.meta
+	var it slots
+	it.start(h, Ref(fr.scan>>3), m)
+	n := 0
+	for off, ref, ok := it.firstRef(); ok; off, ref, ok = it.next(h) {
+		if off == classSlot {
+			continue
+		}
+		hdr := atomic.LoadUint64(h.word(ref, 0))
+		stable := e.solo
+		if h.inEvacuate(ref) {
+			// An original: its header is whole, or forwards.
+			if hdr&hdrForwarded == 0 {
+				stable = true
+			} else {
+				hdr = atomic.LoadUint64(h.word(Ref(uint32(hdr)), 0))
+			}
+		}
+		to := Meta(uint32(hdr))
+		if to == m || stable && it.arc(off)&hotArc != 0 && sameFamily(m, to) {
+			if n++; n == 2 {
+				break
+			}
+		}
+	}
+	return n
+}
+
+// refless reports whether the object of class m at offset at holds no
+// reference: a byte object, or an array of values that are not. (An
+// instance is not searched: one without references is rare.)
+func (e *evacuator) refless(at uintptr, m Meta) bool {
+	switch m.Layout() {
+	case LayoutBytes:
+		return m.loadClassObject() == 0
+	case LayoutSlots:
+		var it slots
+		it.start(e.h, Ref(at>>3), m)
+		_, _, ok := it.firstRef()
+		return !ok
+	}
+	return false
+}
+
+// keepRefless keeps a copy of p at offset at, which holds no reference,
+// in the white frame that took it instead of pushing a frame for it: in
+// the active frame it is scanned in turn; in a frame above, which has
+// nothing else left to scan, it is scanned at once (nothing to do but
+// count it). It reports false if that frame has other unscanned copies.
+func (e *evacuator) keepRefless(p *pendingCopy, at uintptr) bool {
+	w := e.white[p.region&1]
+	if w == e.active {
+		return true
+	}
+	fr := &e.stack[w]
+	if fr.scan != at {
+		return false
+	}
+	fr.scan += p.size
+	fr.base = fr.scan
+	e.scanned(p.size)
+	return true
+}
+
+// classKind is what the evacuator learned of a class in a collection:
+// whether its objects were found to branch or to form a list, or pushed
+// a frame for their payload before either was found.
+type classKind uint8
+
+const (
+	classUnknown classKind = iota
+	classPlain
+	classList
+	classBranch
+)
+
+// pushes reports whether a copy of class to, made through slot by an
+// element of class m, is pushed as without detection, with no more
+// questions: m branches, or only pushed its payload so far and this is
+// no arc to its own class nor, through its hottest slot, to an instance
+// (a class of its family). It is small enough for scan to inline.
+func (t *classTable) pushes(m, to Meta, slot uintptr) bool {
+	k := t.of(m)
+	return k == classBranch || k == classPlain && to != m && (slot&hotArc == 0 || to.Layout() != LayoutFixed)
+}
+
+// classTable is a small direct-mapped table of classKind by class (a
+// collision only forgets a class, which is then counted again).
+type classTable struct {
+	meta [16]Meta
+	kind [16]classKind
+}
+
+// classIndex hashes a class to its entry (Fibonacci hashing: class
+// records are allocated at strides whose low bits are all alike).
+func classIndex(m Meta) int { return int(uint32(m) * 0x9e3779b1 >> 28) }
+
+// of returns what is known of class m. It is small enough to inline:
+// scan pushes a tree's copies itself.
+func (t *classTable) of(m Meta) classKind {
+	if i := classIndex(m); t.meta[i] == m {
+		return t.kind[i]
+	}
+	return classUnknown
+}
+
+// set records what was found of class m; a branch stays a branch.
+func (t *classTable) set(m Meta, k classKind) {
+	i := classIndex(m)
+	if t.meta[i] == m && t.kind[i] == classBranch {
+		return
+	}
+	t.meta[i], t.kind[i] = m, k
+}
+
+// reoriginate keeps a copy of region reg at offset at in the active
+// frame fr, the white frame, when the frame's element is a list element
+// (one recursive arc) and the copy lies within the inside copy distance
+// of it: the frame's window starts again at the element, so that the
+// list goes on in this frame rather than climbing the stack one frame
+// per window, with its payload inside as in any window. Reported false
+// with no such window (distance 0: chains take the list there) or when
+// the copy lies beyond it.
+func (e *evacuator) reoriginate(fr *frame, reg region, at uintptr) bool {
+	if e.white[reg&1] != e.active || at > fr.scan+e.distance&e.widthMask() {
+		return false
+	}
+	// One chain while its window moves, in this frame or one up (where
+	// the list goes on after a refresh of the stack whitespace).
+	if !(e.slid.f == e.active && e.slid.base == fr.base || e.slid.f == e.active-1) {
+		e.stats.chain.chains++
+	}
+	fr.base = fr.scan
+	e.slid.f, e.slid.base, e.slid.link = e.active, fr.base, fr.it.meta
+	e.stats.chain.chainCopies++
+	return true
+}
+
+// shareList makes the active frame hold a chain when it holds a list
+// whose window moved (reoriginate) while a peer is stalled: a list in a
+// window is one worker's work, a chain frame releases its tail and sends
+// its payload outside for the peer (chainEvacuate, chainBoundary).
+func (e *evacuator) shareList() bool {
+	fr := &e.stack[e.active]
+	if !e.chains || e.solo || e.slid.f != e.active || e.slid.base != fr.base || !e.h.stalled() {
+		return false
+	}
+	e.beginChain(e.slid.link)
+	return true
 }
 
 // lastRef reports whether the frame's element has no reference after the
@@ -70,11 +297,11 @@ func (e *evacuator) startChain(link Meta) {
 // if it holds none yet.
 func (e *evacuator) beginChain(link Meta) {
 	fr, c := &e.stack[e.active], &e.chain[e.active]
+	e.flags |= flagChain
 	if fr.mode&frameChain != 0 {
 		return
 	}
 	fr.mode |= frameChain
-	e.flags |= flagChain
 	c.start(link)
 	e.stats.chain.chains++
 	if e.h.cfg.Verify {
@@ -115,6 +342,34 @@ func (e *evacuator) chainPayload(r Ref, slot uintptr, link bool) Ref {
 		n = e.copyInsideOrOutside(&p, slot)
 	default:
 		n = e.copyOutside(&p, slot)
+	}
+	return n
+}
+
+// chainOther is chainPayload in scanChain: while no flush condition
+// holds, a further link takes scan's fast path (a copy into the white
+// frames) and the payload goes straight into the outside copyspaces, one
+// forwardTo call each when there is room.
+func (e *evacuator) chainOther(r Ref, slot uintptr, link bool) Ref {
+	if e.flagged() {
+		return e.chainPayload(r, slot, link)
+	}
+	if link {
+		n, p, won := e.forwardTo(r, slot, &e.inside)
+		if n == 0 {
+			return e.copyInsideOrOutside(&p, slot)
+		}
+		if won && e.opensFrame(p.region, uintptr(n)<<3) {
+			e.pushOrChain(&p, uintptr(n)<<3, slot)
+		}
+		return n
+	}
+	n, p, won := e.forwardTo(r, slot, &e.outsideDest)
+	if n == 0 {
+		return e.copyOutside(&p, slot)
+	}
+	if cs := &e.outside[p.region&1]; won && cs.work() >= e.release {
+		e.releaseWork(cs)
 	}
 	return n
 }
@@ -185,7 +440,7 @@ func (e *evacuator) scanChain(f int) {
 				hdr := atomic.LoadUint64(h.word(ref, 0))
 				link := hdr&hdrForwarded == 0 && c.isLink(fr.it.meta, Meta(uint32(hdr)), slot&hotArc != 0)
 				if !link || linked {
-					ref = e.chainPayload(ref, slot, link)
+					ref = e.chainOther(ref, slot, link)
 					linked = c.linked(fr.scan)
 				} else if n, p, won := e.forwardTo(ref, slot, e.linkDestination()); won && e.white[p.region&1] == f {
 					c.setLinked(fr.scan)
@@ -260,7 +515,10 @@ func (e *evacuator) chainBoundary(fr *frame, f int) {
 // releaseTail is chainBoundary's release of the chain's tail, and its
 // fresh whitespace if the frame is low on it.
 func (e *evacuator) releaseTail(fr *frame, c *chain, low bool) {
-	e.addWork(workspace{region: fr.region, chain: c.link, base: fr.scan, size: fr.work()})
+	ws := workspace{region: fr.region, chain: c.link, base: fr.scan, size: fr.work()}
+	if e.solo || !e.h.stalled() || !e.handTo(ws) {
+		e.addWork(ws)
+	}
 	fr.scan = fr.copy
 	e.stats.chain.released++
 	if low {

@@ -28,6 +28,30 @@ func (e *evacuator) addWork(ws workspace) {
 	}
 }
 
+// handTo puts a chain tail on the worklist of a peer that has none (a
+// stalled one), and reports whether there was one. Released to this
+// worker's own list, the tail could be taken back by this worker, which
+// is running, before the stalled peer steals it, and the chain would stay
+// one worker's; handed over, the chain goes on with the peer while this
+// worker takes its own payload work.
+func (e *evacuator) handTo(ws workspace) bool {
+	for _, d := range e.donors {
+		if d == e || d.volume.Load() != 0 || !d.listMu.TryLock() {
+			continue
+		}
+		if d.work.volume != 0 {
+			d.listMu.Unlock()
+			continue
+		}
+		d.work.add(ws)
+		d.volume.Store(int64(d.work.volume))
+		d.listMu.Unlock()
+		e.h.ctl.notify()
+		return true
+	}
+	return false
+}
+
 // takeWork takes the head of the evacuator's own worklist.
 func (e *evacuator) takeWork() (workspace, bool) {
 	e.listMu.Lock()
