@@ -9,7 +9,7 @@ import "testing"
 // payload is copied behind each node and the next node 80 bytes on, never
 // in the slot's 64-byte block; with next scanned first, the next node is
 // copied right behind its parent. Every copy but the head's goes through
-// a hot slot. Chain detection is off (the default): it would copy the
+// a hot slot. Chain detection is off (a zero Config's): it would copy the
 // nodes back to back in either order (chain_test.go).
 func TestHotContainment(t *testing.T) {
 	const n = 5000

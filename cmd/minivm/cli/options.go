@@ -220,11 +220,11 @@ var options = []option{
 		def:  func(d gc.Config) string { return strconv.Itoa(d.WorkVolumeQuanta) },
 		num:  func(s *settings, n int) { s.cfg.WorkVolumeQuanta = n }},
 	{name: "-XXgc:recursiveChainDetection", kind: kindFlag, xopt: true,
-		help: "copy recursive arcs (same class, the hot field, a push that would overflow the stack) as chains in one frame, payload outside; a chain's tail is shared when a peer stalls; pays off with depth-first copying",
+		help: "tell lists from trees by their recursive arcs (same class, the hot field): a tree is pushed depth-first, a list moves its frame's window or, depth-first or past a stack overflow, is copied as a chain in one frame, payload outside; a chain's tail is shared when a peer stalls",
+		def:  func(gc.Config) string { return "default" },
 		flag: func(s *settings) { s.cfg.ChainDetection = true }},
 	{name: "-XXgc:noRecursiveChainDetection", kind: kindFlag, xopt: true,
 		help: "every inside copy beyond the frame width pushes a frame; a stack overflow flushes copies outside until the stack unwinds (OMR)",
-		def:  func(gc.Config) string { return "default" },
 		flag: func(s *settings) { s.cfg.ChainDetection = false }},
 
 	// Copy whitespace: one chunk and remainder policy for every nursery
