@@ -89,6 +89,13 @@ func (e *evacuator) plainCopy(fr *frame, p *pendingCopy, at, slot uintptr) bool 
 		e.pushOrOverflow(p, at)
 		return true
 	}
+	if k >= classPlain && to != m && slot&hotArc != 0 && to.Layout() != LayoutFixed {
+		// A hot arc to a class of no family (an array): no recursive
+		// arc, and scan pushes the next ones itself.
+		e.classes.set(m, classPlainHot)
+		e.pushOrOverflow(p, at)
+		return true
+	}
 	if e.distance != 0 && e.refless(at, to) {
 		// Scanned where it lies (the class is not taken for plain: its
 		// payload may be a list's).
@@ -98,7 +105,9 @@ func (e *evacuator) plainCopy(fr *frame, p *pendingCopy, at, slot uintptr) bool 
 		// Payload of an element not known to be in a list: pushed, and
 		// from now on by scan itself, until a recursive arc of its class
 		// needs a frame.
-		e.classes.set(m, classPlain)
+		if k == classUnknown {
+			e.classes.set(m, classPlain)
+		}
 		return false
 	}
 	switch e.recursiveArcs(fr) {
@@ -198,48 +207,64 @@ type classKind uint8
 
 const (
 	classUnknown classKind = iota
-	classPlain
 	classList
+	classPlain    // pushed payload through a cold slot
+	classPlainHot // and through its hottest slot to a class of no family
 	classBranch
 )
 
 // pushes reports whether a copy of class to, made through slot by an
 // element of class m, is pushed as without detection, with no more
 // questions: m branches, or only pushed its payload so far and this is
-// no arc to its own class nor, through its hottest slot, to an instance
-// (a class of its family). It is small enough for scan to inline.
+// no arc to its own class nor through its hottest slot (plainCopy asks
+// whether that one is to its family). It is small enough for scan to
+// inline.
 func (t *classTable) pushes(m, to Meta, slot uintptr) bool {
 	k := t.of(m)
-	return k == classBranch || k == classPlain && to != m && (slot&hotArc == 0 || to.Layout() != LayoutFixed)
+	return k == classBranch || k >= classPlain && to != m && (k == classPlainHot || slot&hotArc == 0)
 }
 
-// classTable is a small direct-mapped table of classKind by class (a
-// collision only forgets a class, which is then counted again).
+// classTable is a small two-way set-associative table of classKind by
+// class: a program's few dozen classes seldom meet three to a set, and
+// a class pushed out is only counted again.
 type classTable struct {
-	meta [16]Meta
-	kind [16]classKind
+	sets [32]struct {
+		meta [2]Meta
+		kind [2]classKind
+	}
 }
 
-// classIndex hashes a class to its entry (Fibonacci hashing: class
-// records are allocated at strides whose low bits are all alike).
-func classIndex(m Meta) int { return int(uint32(m) * 0x9e3779b1 >> 28) }
+// classSet hashes a class to its set (Fibonacci hashing: class records
+// are allocated at strides whose low bits are all alike).
+func classSet(m Meta) int { return int(uint32(m) * 0x9e3779b1 >> 27) }
 
 // of returns what is known of class m. It is small enough to inline:
 // scan pushes a tree's copies itself.
 func (t *classTable) of(m Meta) classKind {
-	if i := classIndex(m); t.meta[i] == m {
-		return t.kind[i]
+	s := &t.sets[classSet(m)]
+	if s.meta[0] == m {
+		return s.kind[0]
+	}
+	if s.meta[1] == m {
+		return s.kind[1]
 	}
 	return classUnknown
 }
 
-// set records what was found of class m; a branch stays a branch.
+// set records what was found of class m; a branch stays a branch. A new
+// class takes the set's first way, the class there moves to the second.
 func (t *classTable) set(m Meta, k classKind) {
-	i := classIndex(m)
-	if t.meta[i] == m && t.kind[i] == classBranch {
-		return
+	s := &t.sets[classSet(m)]
+	for w := range s.meta {
+		if s.meta[w] == m {
+			if s.kind[w] != classBranch {
+				s.kind[w] = k
+			}
+			return
+		}
 	}
-	t.meta[i], t.kind[i] = m, k
+	s.meta[1], s.kind[1] = s.meta[0], s.kind[0]
+	s.meta[0], s.kind[0] = m, k
 }
 
 // reoriginate keeps a copy of region reg at offset at in the active
