@@ -155,7 +155,7 @@ func (e *evacuator) recursiveArcs(fr *frame) int {
 			}
 		}
 		to := Meta(uint32(hdr))
-		if to == m || stable && it.arc(off)&hotArc != 0 && sameFamily(m, to) {
+		if to == m || stable && recursiveArc(m, to, it.arc(off)&hotArc != 0) {
 			if n++; n == 2 {
 				break
 			}
@@ -168,16 +168,16 @@ func (e *evacuator) recursiveArcs(fr *frame) int {
 // reference: a byte object, or an array of values that are not. (An
 // instance is not searched: one without references is rare.)
 func (e *evacuator) refless(at uintptr, m Meta) bool {
-	switch m.Layout() {
-	case LayoutBytes:
-		return m.loadClassObject() == 0
-	case LayoutSlots:
-		var it slots
-		it.start(e.h, Ref(at>>3), m)
-		_, _, ok := it.firstRef()
-		return !ok
+	if _, leaf := e.h.leafSize(Ref(at>>3), m); leaf {
+		return true
 	}
-	return false
+	if m.Layout() != LayoutSlots {
+		return false
+	}
+	var it slots
+	it.start(e.h, Ref(at>>3), m)
+	_, _, ok := it.firstRef()
+	return !ok
 }
 
 // keepRefless keeps a copy of p at offset at, which holds no reference,
