@@ -3,6 +3,7 @@ package gc
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestChainIsLink(t *testing.T) {
@@ -203,5 +204,33 @@ func TestChainTailHandedToIdlePeer(t *testing.T) {
 	}
 	if e0.handTo(tail) {
 		t.Error("a tail was handed to a peer that has work")
+	}
+}
+
+// TestHandedWorkEndsTheWait hands a chain tail to a waiting peer: its
+// wait for work ends with the tail on its own worklist. (A wait that only
+// stole would spin until the releasing worker took the tail back.)
+func TestHandedWorkEndsTheWait(t *testing.T) {
+	g := newGraphHeap(t, Config{MaxHeap: 8 << 20, NurserySize: 512 << 10, Collector: Recursive, ChainDetection: true})
+	h := g.h
+	h.ctl = newController(h, 2)
+	defer func() { h.ctl = nil }()
+	workers := []*worker{{h: h, id: 0}, {h: h, id: 1}}
+	evacs := newEvacuators(workers).workers
+	e0, e1 := evacs[0].(*evacuator), evacs[1].(*evacuator)
+	e1.h.ctl.waiting.Add(1) // e1 is stalled when the tail is released
+	if !e0.handTo(workspace{region: survivorRegion, chain: g.node, base: h.survLo, size: 32}) {
+		t.Fatal("the waiting peer did not take the tail")
+	}
+	e1.h.ctl.waiting.Add(-1)
+	got := make(chan bool, 1)
+	go func() { got <- e1.waitForWork() }()
+	select {
+	case ok := <-got:
+		if _, has := e1.work.peek(); !ok || !has {
+			t.Errorf("waitForWork = %v with the tail on the list: %v", ok, has)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the peer still waits with a tail on its own worklist")
 	}
 }

@@ -161,6 +161,14 @@ func (e *evacuator) steal() (stolen uintptr, ok bool) {
 // worklist (true) or the scan phase ends (false).
 func (e *evacuator) waitForWork() bool {
 	for {
+		if e.volume.Load() != 0 {
+			// A peer handed work over (handTo): the stall ended with
+			// work to copy, not to steal.
+			if e.trace != nil {
+				e.trace.afterStall = false
+			}
+			return true
+		}
 		if e.trace != nil {
 			if e.tracedSteal() {
 				return true
