@@ -39,13 +39,15 @@ import "fmt"
 //
 // A chain frame whose whitespace runs out releases its unscanned elements
 // (the tail) as a chain workspace, scanned as a chain wherever it is
-// taken, and takes fresh whitespace. A long chain is one frame's work, so
-// it would be one worker's: while a peer is stalled the chain frame
-// releases its tail at each element boundary, and the worker releases its
-// outside material and keeps only half of its worklist's head
-// (evacuator_steal.go), so that the peer finds work to steal. A list in a
-// moving window becomes a chain frame when a peer is stalled, for the
-// same reason.
+// taken (by a stalled peer first), and takes fresh whitespace. A long
+// chain is one frame's work, so it would be one worker's; what others can
+// take is its payload: while a peer is stalled the worker releases its
+// outside material sooner and keeps only half of its worklist's head
+// (evacuator_steal.go). The tail itself is not released at every element
+// while a peer is stalled: the elements are walked one after another by
+// whoever holds the chain, so passing it to the stalled peer only stalls
+// its walker in turn. A list in a moving window becomes a chain frame
+// when a peer is stalled, so that its payload goes outside.
 //
 // Counted: chains, the lists and chain frames found (a list whose window
 // moves again, in its frame or the frame above after a whitespace

@@ -436,8 +436,8 @@ func (e *evacuator) retire(f int) bool {
 		return false
 	}
 	// A chain element: the boundary, when the frame may be low on
-	// whitespace or a peer may be stalled (chainBoundary tells which).
-	if e.chain[f].full || fr.free() <= e.remainderDrop || !e.solo && e.h.stalled() {
+	// whitespace (chainBoundary tells).
+	if e.chain[f].full || fr.free() <= e.remainderDrop {
 		e.chainBoundary(fr, f)
 	}
 	return true

@@ -522,37 +522,34 @@ func (e *evacuator) chainCopy(p *pendingCopy, slot uintptr) (n Ref, at uintptr, 
 }
 
 // chainBoundary runs after each element of chain frame fr (frame f, the
-// active frame). While a peer is stalled the unscanned elements are
-// released as work, so a thief can continue the chain (a released tail is
-// scanned as a chain from the start, wherever it is taken). When a link
-// did not fit the frame's whitespace (or at most the droppable remainder
-// is left), the tail is released too and the frame takes fresh
-// whitespace, so the chain goes on from the worklist rather than in ever
-// higher frames.
+// active frame). When a link did not fit the frame's whitespace (or at
+// most the droppable remainder is left), the unscanned elements (the
+// tail) are released as work, scanned as a chain from the start wherever
+// they are taken, and the frame takes fresh whitespace, so that the chain
+// goes on from the worklist rather than in ever higher frames. A stalled
+// peer is handed the tail (handTo), so the chain moves between workers.
+// A tail is not released only because a peer is stalled: a chain is
+// walked one element after another by whoever holds it, so handing it
+// over at an element boundary makes the peer the chain's walker and
+// stalls the releasing worker in turn (a tail of one element at each
+// boundary, passed back and forth: two workers' pauses were three times
+// one worker's).
 func (e *evacuator) chainBoundary(fr *frame, f int) {
 	c := &e.chain[f]
-	low := e.white[fr.region] == f && (c.full || fr.free() <= e.remainderDrop)
-	if fr.scan < fr.copy && (low || !e.solo && e.h.stalled()) {
-		e.releaseTail(fr, c, low)
+	if fr.scan >= fr.copy || e.white[fr.region] != f || !c.full && fr.free() > e.remainderDrop {
+		return
 	}
-}
-
-// releaseTail is chainBoundary's release of the chain's tail, and its
-// fresh whitespace if the frame is low on it.
-func (e *evacuator) releaseTail(fr *frame, c *chain, low bool) {
 	ws := workspace{region: fr.region, chain: c.link, base: fr.scan, size: fr.work()}
 	if e.solo || !e.h.stalled() || !e.handTo(ws) {
 		e.addWork(ws)
 	}
 	fr.scan = fr.copy
 	e.stats.chain.released++
-	if low {
-		// At least a quantum: small whitelist blocks would end the chain
-		// again after a few elements.
-		if b, ok := e.ws.take(fr.region, max(e.insideSize, e.quantum)); ok {
-			e.ws.discard(fr.region, fr.whitespace())
-			fr.copyspace = newCopyspace(fr.region, b)
-		}
-		c.full = false
+	// At least a quantum: small whitelist blocks would end the chain
+	// again after a few elements.
+	if b, ok := e.ws.take(fr.region, max(e.insideSize, e.quantum)); ok {
+		e.ws.discard(fr.region, fr.whitespace())
+		fr.copyspace = newCopyspace(fr.region, b)
 	}
+	c.full = false
 }
