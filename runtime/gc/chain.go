@@ -41,13 +41,21 @@ import "fmt"
 // (the tail) as a chain workspace, scanned as a chain wherever it is
 // taken (by a stalled peer first), and takes fresh whitespace. A long
 // chain is one frame's work, so it would be one worker's; what others can
-// take is its payload: while a peer is stalled the worker releases its
-// outside material sooner and keeps only half of its worklist's head
-// (evacuator_steal.go). The tail itself is not released at every element
-// while a peer is stalled: the elements are walked one after another by
-// whoever holds the chain, so passing it to the stalled peer only stalls
-// its walker in turn. A list in a moving window becomes a chain frame
-// when a peer is stalled, so that its payload goes outside.
+// take is its payload. A chain's worker copying each element's payload
+// outside makes its peers about as much work per element as it does
+// itself, and a peer with less to copy per element runs out, stalls and
+// may sleep (and a sleeping thread wakes milliseconds late on a virtual
+// CPU). So in a parallel collection, while the worker's own worklist
+// holds less than walkBacklog quanta, the chain frame only walks its
+// chain (walkChain): it copies each element's first link and releases the
+// walked elements in runs, to be scanned again for the rest. While a peer
+// is stalled the worker also releases its outside material sooner and
+// keeps only half of its worklist's head (evacuator_steal.go). The tail
+// itself is not released at every element while a peer is stalled: the
+// elements are walked one after another by whoever holds the chain, so
+// passing it to the stalled peer only stalls its walker in turn. A list
+// in a moving window becomes a chain frame when a peer is stalled, so
+// that its payload is shared too.
 //
 // Counted: chains, the lists and chain frames found (a list whose window
 // moves again, in its frame or the frame above after a whitespace
@@ -122,12 +130,14 @@ type chainStats struct {
 	chains      uint64 // chains started
 	chainCopies uint64 // objects copied through a chain's links
 	released    uint64 // chain tails released to the worklist
+	walked      uint64 // elements walked, the rest left to another scan
 }
 
 func (s *chainStats) add(o *chainStats) {
 	s.chains += o.chains
 	s.chainCopies += o.chainCopies
 	s.released += o.released
+	s.walked += o.walked
 }
 
 // verify checks a chain frame (-Xcheck:gc): its link class is a ClassMeta

@@ -234,3 +234,54 @@ func TestHandedWorkEndsTheWait(t *testing.T) {
 		t.Fatal("the peer still waits with a tail on its own worklist")
 	}
 }
+
+// TestChainWalkedWithPeers collects a depth-first payload list with two
+// GC threads. Whether the list is copied as a chain depends on timing:
+// while the peer is stalled, copies go outside (the stall flush), and no
+// chain forms. In a collection with a chain, the chain's worker walks
+// while its worklist is short: it copies only the links and releases the
+// walked nodes, whose arrays another scan copies (the collection checks
+// that every byte copied was scanned once). Every list is whole
+// afterwards. A list without payload is never walked: a node whose link
+// is all it has left is scanned, not released again.
+func TestChainWalkedWithPeers(t *testing.T) {
+	const n = 5000
+	collect := func(payload bool) chainStats {
+		cfg := Config{MaxHeap: 64 << 20, NurserySize: 16 << 20, Collector: Recursive, GCThreads: 2, Verify: true, InsideCopyDistance: 0, ChainDetection: true}
+		g := newGraphHeap(t, cfg)
+		node, _ := g.h.NewMeta(MetaSpec{Layout: LayoutFixed, NumSlots: 3})
+		if payload {
+			buildPayloadList(g, node, n)
+		} else {
+			g.roots.vals = []Value{Nil}
+			for i := 0; i < n; i++ {
+				r := g.h.allocFixed(node, Nil)
+				g.h.Store(r, 3, g.roots.vals[0])
+				g.roots.vals[0] = FromRef(r)
+			}
+		}
+		g.h.collectNursery(CauseStress)
+		count := 0
+		for v := g.roots.vals[0]; v != Nil; v = g.h.Load(v.AsRef(), 3) {
+			if a := g.h.Load(v.AsRef(), 2); payload && (!a.IsRef() || g.h.Length(a.AsRef()) != 4 || g.h.Load(a.AsRef(), 2) != Number(1)) {
+				t.Fatalf("node %d's payload is %v", count, a)
+			}
+			count++
+		}
+		if count != n {
+			t.Fatalf("payload %v: %d nodes after the collection, want %d", payload, count, n)
+		}
+		return g.h.stats.total.chain
+	}
+	walked := false
+	for try := 0; try < 30 && !walked; try++ {
+		s := collect(true)
+		walked = s.walked != 0
+		if s := collect(false); s.walked != 0 {
+			t.Fatalf("a list without payload: %d nodes walked", s.walked)
+		}
+	}
+	if !walked {
+		t.Error("no payload node walked in 30 collections")
+	}
+}

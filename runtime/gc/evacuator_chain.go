@@ -489,9 +489,108 @@ func (e *evacuator) scanChain(f int) {
 		// that is not remembered, in a frame with whitespace to spare.
 		if fr.mode&frameRemembered == 0 && e.solo && !c.full && fr.free() > e.remainderDrop {
 			e.advance(fr)
-		} else {
-			e.retire(f)
+		} else if e.retire(f); !e.solo && e.volume.Load() < int64(walkBacklog*e.quantum) {
+			if e.walkChain(f); e.active != f {
+				return
+			}
 		}
+	}
+}
+
+// walkBacklog is the work, in quanta, below which a worker's worklist
+// makes its chain frame walk (walkChain).
+const walkBacklog = 2
+
+// walkChain walks chain frame f (the active one) in a parallel collection
+// while the worker's worklist holds less than walkBacklog quanta (chain.go
+// says why): each element's first link is copied into the frame, right
+// behind the last element, and the rest of the element (its payload and
+// further links, and the remembered-set test) is left to whoever scans it
+// again. The walked elements are released as ordinary work in runs of a
+// quantum. An element with nothing left but its link is scanned here and
+// not released (a list without payload is not scanned twice). Walking
+// every element would scan each payload-carrying one twice, so the worker
+// walks only while its peers may run short, and scanChain goes on with
+// the following elements. The run is released before walkChain returns:
+// when the link pushed a frame (the element is then done, and scan
+// resumes the frame at the next one), when the worklist is full enough,
+// when the frame is exhausted, and before the frame releases its tail.
+func (e *evacuator) walkChain(f int) {
+	h := e.h
+	fr, c := &e.stack[f], &e.chain[f]
+	old := ^Ref(0)
+	if fr.region == tenureRegion {
+		old = h.nurseryRef - 1
+	}
+	run := fr.scan
+	for fr.scan < fr.copy && e.volume.Load() < int64(walkBacklog*e.quantum) {
+		at := fr.scan
+		r := Ref(at >> 3)
+		m := h.MetaOf(r)
+		if leaf, ok := h.leafSize(r, m); ok {
+			fr.scan += leaf
+			if run == at {
+				// No run open: nothing is left of it to scan.
+				e.scanned(leaf)
+				run = fr.scan
+			}
+			continue
+		}
+		fr.size = fr.it.start(h, r, m)
+		linked, rest, young := false, false, false
+		for off, ref, ok := fr.it.firstRef(); ok; off, ref, ok = fr.it.next(h) {
+			if h.inEvacuate(ref) {
+				slot := fr.it.arc(off)
+				hdr := atomic.LoadUint64(h.word(ref, 0))
+				if linked || hdr&hdrForwarded != 0 || !c.isLink(fr.it.meta, Meta(uint32(hdr)), slot&hotArc != 0) {
+					rest = true
+					continue
+				}
+				n, p, won := e.forwardTo(ref, slot, e.linkDestination())
+				if won && e.white[p.region&1] == f {
+					e.stats.chain.chainCopies++
+				} else {
+					n = e.chainLinked(n, p, won, slot)
+				}
+				fr.it.storeClass(off, n)
+				linked, ref = true, n
+			}
+			young = young || ref > old
+		}
+		fr.scan += fr.size
+		if rest {
+			e.stats.chain.walked++
+		} else {
+			// Only the link was left: the element is scanned, and a
+			// run before it goes as it is.
+			e.releaseRun(fr.region, run, at)
+			if young {
+				e.rememberTenured(r)
+			}
+			e.scanned(fr.size)
+			run = fr.scan
+		}
+		if e.active != f {
+			break
+		}
+		if fr.scan-run >= e.quantum {
+			e.releaseRun(fr.region, run, fr.scan)
+			run = fr.scan
+		}
+		if c.full || fr.free() <= e.remainderDrop {
+			e.releaseRun(fr.region, run, fr.scan)
+			e.chainBoundary(fr, f)
+			run = fr.scan
+		}
+	}
+	e.releaseRun(fr.region, run, fr.scan)
+}
+
+// releaseRun releases the elements [from, to) of a chain frame of region
+// reg, walked by walkChain, to be scanned again for the rest.
+func (e *evacuator) releaseRun(reg region, from, to uintptr) {
+	if to > from {
+		e.addWork(workspace{region: reg, base: from, size: to - from})
 	}
 }
 
