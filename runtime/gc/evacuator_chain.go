@@ -489,12 +489,23 @@ func (e *evacuator) scanChain(f int) {
 		// that is not remembered, in a frame with whitespace to spare.
 		if fr.mode&frameRemembered == 0 && e.solo && !c.full && fr.free() > e.remainderDrop {
 			e.advance(fr)
-		} else if e.retire(f); !e.solo && e.volume.Load() < int64(walkBacklog*e.quantum) {
-			if e.walkChain(f); e.active != f {
-				return
-			}
+		} else if e.retireElement(f) {
+			return
 		}
 	}
+}
+
+// retireElement is scanChain's retirement of the element at frame f's
+// scan head when that is more than a step (retire), after which, in a
+// parallel collection, the frame walks while the worker's worklist is
+// short (walkChain). It reports whether a walked link pushed a frame.
+func (e *evacuator) retireElement(f int) bool {
+	e.retire(f)
+	if e.solo || e.volume.Load() >= int64(walkBacklog*e.quantum) {
+		return false
+	}
+	e.walkChain(f)
+	return e.active != f
 }
 
 // walkBacklog is the work, in quanta, below which a worker's worklist
