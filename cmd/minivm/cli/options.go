@@ -220,7 +220,7 @@ var options = []option{
 		def:  func(d gc.Config) string { return strconv.Itoa(d.WorkVolumeQuanta) },
 		num:  func(s *settings, n int) { s.cfg.WorkVolumeQuanta = n }},
 	{name: "-XXgc:recursiveChainDetection", kind: kindFlag, xopt: true,
-		help: "tell lists from trees by their recursive arcs (same class, the hot field): a tree is pushed depth-first, a list moves its frame's window or, depth-first or past a stack overflow, is copied as a chain in one frame, payload outside; a chain's tail is shared when a peer stalls",
+		help: "tell lists from trees by their recursive arcs (same class, the hot field): a tree is pushed depth-first, a list moves its frame's window or, depth-first or past a stack overflow, is copied as a chain in one frame, payload outside; with several GC threads the chain's worker walks its links and leaves the payload to its peers",
 		def:  func(gc.Config) string { return "default" },
 		flag: func(s *settings) { s.cfg.ChainDetection = true }},
 	{name: "-XXgc:noRecursiveChainDetection", kind: kindFlag, xopt: true,
