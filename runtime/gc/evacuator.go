@@ -839,6 +839,7 @@ func mergeEvacuatorStats(evacs []*evacuator) *EvacuatorStats {
 		s.FlushStall += e.es.flushStall
 		s.FlushOverflow += e.es.flushOverflow
 		s.ChainTails += e.stats.chain.released
+		s.ChainWalked += e.stats.chain.walked
 	}
 	return s
 }

@@ -96,8 +96,8 @@ func (h *Heap) logCollection(st *CollectionStats, pause, ttsp time.Duration, ws 
 			st.KBPerMs, st.InsidePct, st.SmallPct, st.Contain64, st.Contain128, st.Contain256, st.ContainLine, st.HotContain64, st.Remembered,
 			st.StackOverflows, st.Chains, st.ChainCopiedPct, st.WorkerCopiedBytes, global)
 		if ev := st.EvacuatorStats; ev != nil {
-			h.logf("gc,stats", "GC(%d) evacuator flush_overflow=%d flush_stall=%d chain_tails=%d discarded=%dB recycled=%dB activations=%v",
-				st.GC, ev.FlushOverflow, ev.FlushStall, ev.ChainTails, st.DiscardedBytes, st.RecycledBytes, ev.StackActivations)
+			h.logf("gc,stats", "GC(%d) evacuator flush_overflow=%d flush_stall=%d chain_tails=%d chain_walked=%d discarded=%dB recycled=%dB activations=%v",
+				st.GC, ev.FlushOverflow, ev.FlushStall, ev.ChainTails, ev.ChainWalked, st.DiscardedBytes, st.RecycledBytes, ev.StackActivations)
 		}
 	}
 	if h.logging(xlog.Debug, "gc,stats") {

@@ -205,6 +205,7 @@ type EvacuatorStats struct {
 	FlushStall       uint64   `json:"flush_stall"`       // copies sent outside because a peer stalled
 	FlushOverflow    uint64   `json:"flush_overflow"`    // copies sent outside by an outside-copyspace overflow
 	ChainTails       uint64   `json:"chain_tails"`       // chain tails released as work (chain.go)
+	ChainWalked      uint64   `json:"chain_walked"`      // chain elements walked, their payload left to another scan
 }
 
 // GlobalStats are a global collection's phases and marked volume. Marking
