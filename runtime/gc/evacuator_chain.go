@@ -442,10 +442,7 @@ func (e *evacuator) chainLinked(n Ref, p pendingCopy, won bool, slot uintptr) Re
 func (e *evacuator) scanChain(f int) {
 	h := e.h
 	fr, c := &e.stack[f], &e.chain[f]
-	old := ^Ref(0)
-	if fr.region == tenureRegion {
-		old = h.nurseryRef - 1
-	}
+	old := h.oldBound(fr.region)
 	for fr.scan < fr.copy {
 		r := Ref(fr.scan >> 3)
 		m := h.MetaOf(r)
@@ -529,10 +526,7 @@ const walkBacklog = 2
 func (e *evacuator) walkChain(f int) {
 	h := e.h
 	fr, c := &e.stack[f], &e.chain[f]
-	old := ^Ref(0)
-	if fr.region == tenureRegion {
-		old = h.nurseryRef - 1
-	}
+	old := h.oldBound(fr.region)
 	run := fr.scan
 	for fr.scan < fr.copy && e.volume.Load() < int64(walkBacklog*e.quantum) {
 		at := fr.scan
@@ -603,6 +597,16 @@ func (e *evacuator) releaseRun(reg region, from, to uintptr) {
 	if to > from {
 		e.addWork(workspace{region: reg, base: from, size: to - from})
 	}
+}
+
+// oldBound is the Ref above which a reference, stored in an object of
+// region reg, makes the object remembered: only a tenured object that
+// refers into the nursery is (for a survivor object no Ref is above).
+func (h *Heap) oldBound(reg region) Ref {
+	if reg == tenureRegion {
+		return h.nurseryRef - 1
+	}
+	return ^Ref(0)
 }
 
 // chainCopy copies p, the next element of the chain in the active frame,
