@@ -498,7 +498,7 @@ func (e *evacuator) scanChain(f int) {
 // short (walkChain). It reports whether a walked link pushed a frame.
 func (e *evacuator) retireElement(f int) bool {
 	e.retire(f)
-	if e.solo || e.volume.Load() >= int64(walkBacklog*e.quantum) {
+	if e.solo || !e.shortOfWork() {
 		return false
 	}
 	e.walkChain(f)
@@ -508,6 +508,12 @@ func (e *evacuator) retireElement(f int) bool {
 // walkBacklog is the work, in quanta, below which a worker's worklist
 // makes its chain frame walk (walkChain).
 const walkBacklog = 2
+
+// shortOfWork reports whether the worker's worklist holds less than
+// walkBacklog quanta, so that its chain frame walks.
+func (e *evacuator) shortOfWork() bool {
+	return e.volume.Load() < int64(walkBacklog*e.quantum)
+}
 
 // walkChain walks chain frame f (the active one) in a parallel collection
 // while the worker's worklist holds less than walkBacklog quanta (chain.go
@@ -528,7 +534,7 @@ func (e *evacuator) walkChain(f int) {
 	fr, c := &e.stack[f], &e.chain[f]
 	old := h.oldBound(fr.region)
 	run := fr.scan
-	for fr.scan < fr.copy && e.volume.Load() < int64(walkBacklog*e.quantum) {
+	for fr.scan < fr.copy && e.shortOfWork() {
 		at := fr.scan
 		r := Ref(at >> 3)
 		m := h.MetaOf(r)
